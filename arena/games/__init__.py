@@ -1,0 +1,41 @@
+"""The registry of games: maps a name such as ``five-towers`` to its rules module.
+
+Modules are imported on first use, so a game that is not asked for costs nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from arena.games.base import Game, GameError, GameState, IllegalAction, Option, OptionError
+
+# name -> "module:Class"; the order is the order `arena games` lists them in.
+REGISTRY: dict[str, str] = {
+    "five-towers": "arena.games.five_towers:FiveTowers",
+}
+
+
+class UnknownGame(GameError):
+    """A game name that is not in the registry."""
+
+
+def game_names() -> list[str]:
+    return list(REGISTRY)
+
+
+def get_game(name: str) -> Game:
+    """The game registered as ``name``; raises ``UnknownGame`` with the known names."""
+    try:
+        target = REGISTRY[name]
+    except KeyError:
+        raise UnknownGame(f"unknown game {name!r} (known: {', '.join(REGISTRY)})") from None
+    module_name, class_name = target.split(":")
+    return getattr(importlib.import_module(module_name), class_name)()
+
+
+def all_games() -> list[Game]:
+    return [get_game(name) for name in REGISTRY]
+
+
+__all__ = ["Game", "GameError", "GameState", "IllegalAction", "Option", "OptionError",
+           "UnknownGame", "all_games", "game_names", "get_game"]
