@@ -24,6 +24,11 @@ CASES = [
     ("five-towers", 3, {}, None),
     ("five-towers", 4, {}, 200),
     ("five-towers", 5, {}, None),
+    ("agent-avenue", 2, {}, 1000),
+    ("agent-avenue", 2, {"advanced": True}, None),
+    ("agent-avenue", 3, {}, None),
+    ("agent-avenue", 4, {}, None),
+    ("agent-avenue", 4, {"advanced": True}, None),
 ]
 
 

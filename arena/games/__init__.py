@@ -12,6 +12,8 @@ from arena.games.base import Game, GameError, GameState, IllegalAction, Option, 
 # name -> "module:Class"; the order is the order `arena games` lists them in.
 REGISTRY: dict[str, str] = {
     "five-towers": "arena.games.five_towers:FiveTowers",
+    "fifth-avenue": "arena.games.fifth_avenue:FifthAvenue",
+    "agent-avenue": "arena.games.agent_avenue:AgentAvenue",
 }
 
 
