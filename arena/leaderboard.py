@@ -1,0 +1,144 @@
+"""Leaderboards: the queries, and the three stable output formats (table, json, csv).
+
+A game's leaderboard comes straight from the ``ratings`` table (kept current by every rated
+match), ordered by the conservative skill μ − 3σ. A tournament's leaderboard lists that
+tournament's entries with the rating each had after its last rated match in the tournament,
+and the counts (matches, first places, average rank, failures) of that tournament alone.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from arena.ratings import MU, SIGMA, conservative
+from arena.store import FAILURE_KINDS, Store
+
+FORMATS = ("table", "json", "csv")
+CSV_COLUMNS = ["game", "tournament", "rank", "bot", "version", "conservative", "mu", "sigma", "matches",
+               "first_places", "average_rank", *[f"failures_{kind}" for kind in FAILURE_KINDS]]
+
+
+def _entry(row: dict) -> dict:
+    matches = row["matches"] or 0
+    return {
+        "bot": row["bot"], "version": row["version"], "bot_version_id": row["bot_version_id"],
+        "conservative": row["mu"] - 3 * row["sigma"], "mu": row["mu"], "sigma": row["sigma"],
+        "matches": matches, "first_places": row["first_places"] or 0,
+        "average_rank": (row["rank_sum"] / matches) if matches else None,
+        "failures": {kind: row[f"failures_{kind}"] or 0 for kind in FAILURE_KINDS},
+    }
+
+
+def _ranked(entries: list[dict], limit: int | None) -> list[dict]:
+    entries.sort(key=lambda e: (-e["conservative"], -e["mu"], e["bot"], e["version"]))
+    for number, entry in enumerate(entries, 1):
+        entry["rank"] = number
+    return entries[:limit] if limit else entries
+
+
+def game_leaderboard(store: Store, game: str, limit: int | None = None) -> dict:
+    failures = ", ".join(f"r.failures_{kind}" for kind in FAILURE_KINDS)
+    sql = (f"SELECT b.name AS bot, v.version, r.bot_version_id, r.mu, r.sigma, r.matches, r.first_places,"
+           f" r.rank_sum, {failures} FROM ratings r JOIN bot_versions v ON v.id = r.bot_version_id"
+           f" JOIN bots b ON b.id = v.bot_id WHERE r.game = ?"
+           f" ORDER BY r.conservative DESC, r.mu DESC, b.name, v.version")
+    params: list = [game]
+    if limit:
+        sql += " LIMIT ?"
+        params.append(limit)
+    entries = [_entry(row) for row in store.query(sql, params)]
+    return {"game": game, "tournament": None, "entries": _ranked(entries, limit)}
+
+
+def tournament_leaderboard(store: Store, tournament_id: int, limit: int | None = None) -> dict:
+    tournament = store.tournament(tournament_id)
+    failures = ", ".join(f"COALESCE(SUM(s.status = '{kind}'), 0) AS failures_{kind}" for kind in FAILURE_KINDS)
+    counts = {row["bot_version_id"]: row for row in store.query(
+        f"SELECT s.bot_version_id, COUNT(*) AS matches, COALESCE(SUM(s.rank = 1), 0) AS first_places,"
+        f" COALESCE(SUM(s.rank), 0) AS rank_sum, {failures} FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        f" WHERE m.tournament_id = ? AND m.rating_seq IS NOT NULL GROUP BY s.bot_version_id", [tournament_id])}
+    latest: dict[int, tuple[float, float]] = {}
+    for row in store.query(
+            "SELECT h.bot_version_id, h.mu_after, h.sigma_after FROM rating_history h"
+            " JOIN matches m ON m.id = h.match_id WHERE m.tournament_id = ? ORDER BY m.rating_seq",
+            [tournament_id]):
+        latest[row["bot_version_id"]] = (row["mu_after"], row["sigma_after"])
+    entries = []
+    for entrant in store.tournament_entries(tournament_id):
+        version_id = entrant["bot_version_id"]
+        mu, sigma = latest.get(version_id, (MU, SIGMA))
+        row = counts.get(version_id, {})
+        entries.append(_entry({"bot": entrant["bot"], "version": entrant["version"], "bot_version_id": version_id,
+                               "mu": mu, "sigma": sigma, "matches": row.get("matches", 0),
+                               "first_places": row.get("first_places", 0), "rank_sum": row.get("rank_sum", 0),
+                               **{f"failures_{k}": row.get(f"failures_{k}", 0) for k in FAILURE_KINDS}}))
+    return {"game": tournament["game"], "tournament": tournament_id, "entries": _ranked(entries, limit)}
+
+
+def rated_games(store: Store) -> list[str]:
+    """Games that have ratings, registry order first."""
+    from arena.games import game_names
+
+    present = {row["game"] for row in store.query("SELECT DISTINCT game FROM ratings")}
+    known = [name for name in game_names() if name in present]
+    return known + sorted(present - set(known))
+
+
+# ---- formats --------------------------------------------------------------------------------
+
+def _failures_text(failures: dict) -> str:
+    text = " ".join(f"{kind}:{count}" for kind, count in failures.items() if count)
+    return text or "-"
+
+
+def format_table(board: dict) -> str:
+    title = f"{board['game']}" + (f" — tournament {board['tournament']}" if board["tournament"] else "")
+    header = (f"{'rank':>4}  {'bot':<24} {'ver':>3}  {'mu-3sigma':>9} {'mu':>7} {'sigma':>6}"
+              f" {'matches':>7} {'firsts':>6} {'avg rank':>8}  failures")
+    lines = [title, header]
+    for e in board["entries"]:
+        average = f"{e['average_rank']:.2f}" if e["average_rank"] is not None else "-"
+        lines.append(f"{e['rank']:>4}  {e['bot'][:24]:<24} {e['version']:>3}  {e['conservative']:>9.3f}"
+                     f" {e['mu']:>7.3f} {e['sigma']:>6.3f} {e['matches']:>7} {e['first_places']:>6}"
+                     f" {average:>8}  {_failures_text(e['failures'])}")
+    if not board["entries"]:
+        lines.append("  (no rated matches yet)")
+    return "\n".join(lines)
+
+
+def _json_board(board: dict) -> dict:
+    return {"game": board["game"], "tournament": board["tournament"],
+            "entries": [{key: e[key] for key in ("rank", "bot", "version", "conservative", "mu", "sigma",
+                                                 "matches", "first_places", "average_rank", "failures")}
+                        for e in board["entries"]]}
+
+
+def format_json(boards: list[dict], single: bool) -> str:
+    data = [_json_board(b) for b in boards]
+    return json.dumps(data[0] if single else data, indent=2)
+
+
+def format_csv(boards: list[dict]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for board in boards:
+        for e in board["entries"]:
+            average = "" if e["average_rank"] is None else f"{e['average_rank']:.6f}"
+            writer.writerow([board["game"], board["tournament"] or "", e["rank"], e["bot"], e["version"],
+                             f"{e['conservative']:.6f}", f"{e['mu']:.6f}", f"{e['sigma']:.6f}", e["matches"],
+                             e["first_places"], average, *[e["failures"][k] for k in FAILURE_KINDS]])
+    return out.getvalue().rstrip("\n")
+
+
+def render(boards: list[dict], fmt: str, single: bool = True) -> str:
+    if fmt == "json":
+        return format_json(boards, single)
+    if fmt == "csv":
+        return format_csv(boards)
+    return "\n\n".join(format_table(b) for b in boards)
+
+
+__all__ = ["FORMATS", "conservative", "game_leaderboard", "tournament_leaderboard", "rated_games", "render"]
