@@ -1,0 +1,596 @@
+"""Five Towers (Kasper Lapp, "5 Torens"): the rules, exactly as ``shared/rules/five-towers.md``.
+
+This module owns the card game for 2-5 players: the deck, the market, the bidding, building
+towers (with the failed-build rollback), clean-up, the single reshuffle, the end and the
+scoring. It does no I/O; cards leave it as ``[colour, value]`` pairs.
+
+Decisions where the sources are silent (each is also on ``docs/games/five-towers.md``):
+
+* **Reshuffle.** The shared discard pile is *shuffled* (with the match's seeded RNG) when it
+  becomes the new draw pile. The reshuffle happens the first time a card must be revealed
+  from an empty draw pile, so the leftovers of the last market of the first pass are part of
+  it. If the pile runs out in the middle of a reveal on the first pass, the market is
+  completed from the reshuffled pile (this cannot happen with 80 or 110 cards).
+* **Empty reshuffle.** If the reshuffled pile is empty and the market is empty too, the game
+  ends at once (there is no round to play with an empty market).
+* **Rollback.** After a failed build the winner must bid lower than the failed bid and higher
+  than every other standing bid, or pass. Bidding then continues: seats that never had their
+  chance (because bidding stopped early at the maximum bid) get it now; once nobody is left
+  to bid, the highest standing bid wins (ties are impossible, bids strictly increase). A
+  winner that passes withdraws its bid. Without this continuation an opening bid of 5 that
+  cannot be built would let the start player shut everyone else out.
+* **No bid standing.** If nobody holds a bid when a seat is asked (only possible after a start
+  player's rollback pass), that seat may bid any amount from 0.
+* **Nobody wins / a winning bid of 0.** If every seat ends up passed, or the round is won with
+  a bid of 0, the market is discarded and the start player stays (the rules' exception for
+  "start player bid 0, all others passed", which is the only way this happens without a
+  rollback). A winning bid of 0 takes no cards, but the winner may still tear down a card.
+* **No buildable choice.** If no choice of that many market cards can be built (with or
+  without a teardown), the rollback happens at once, without asking the winner to build:
+  there is nothing it could choose. The round's history records it as automatic.
+* **Tallest tower bonus.** The bonus adds to the doubling: a capped tallest tower scores 3
+  points per card. Equally tall towers give the bonus once.
+* **Personal discard piles are face down** (the Dutch rules: "gedekt"): observations show how
+  many cards each seat tore down, not which ones.
+
+Actions: ``{"type": "bid", "amount": n}``, ``{"type": "pass"}`` and
+``{"type": "build", "cards": [[colour, value], ...], "teardown": colour | None}`` with the
+cards in placement order (the teardown happens first). A build naming cards that are not in
+the market, the wrong number of cards, or an impossible teardown is an ``IllegalAction``; a
+well-formed build that cannot be placed is the rules' failed build (rollback), not illegal.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+from arena.games.base import Game, GameState, IllegalAction
+
+# ---------------------------------------------------------------------------- components
+COLOURS = ("candy", "scary", "tree", "scrap", "sand")
+COLOUR_INDEX = {name: index for index, name in enumerate(COLOURS)}
+VALUES = range(16)
+# 4-5 players add one more copy of these values in every colour (8 and 9 are never doubled).
+EXTRA_VALUES = (0, 2, 5, 7, 10, 12)
+MARKET_SIZE = 5
+MAX_BID = 5
+CAP = 0  # a 0 is the tower top: nothing goes on it and it can never be torn down
+WILD_BASE = 8  # any card may be placed on an 8
+WILD_CARD = 9  # a 9 may be placed on any card except a 0
+EMPTY = -1  # the "top" of a colour without a tower
+
+# Phases (the "phase" of an observation).
+BID = "bid"  # the normal bidding, the start player opens
+BUILD = "build"  # the winner chooses cards, a teardown and the placement order
+REBID = "rebid"  # after a failed build: the winner bids lower or passes
+OVER = "over"
+
+# A card is one int inside the engine: colour * 16 + value (cheap to hash, sort and count).
+
+
+def card_code(colour: int, value: int) -> int:
+    return colour * 16 + value
+
+
+def card_json(code: int) -> list:
+    return [COLOURS[code >> 4], code & 15]
+
+
+def deck_for(players: int) -> list[int]:
+    """80 cards for 2-3 players; 110 (the extra 0, 2, 5, 7, 10, 12 per colour) for 4-5."""
+    deck = [card_code(c, v) for c in range(len(COLOURS)) for v in VALUES]
+    if players >= 4:
+        deck += [card_code(c, v) for c in range(len(COLOURS)) for v in EXTRA_VALUES]
+    return deck
+
+
+# ---------------------------------------------------------------------------- placement
+def can_place(top: int, value: int) -> bool:
+    """May a card of ``value`` go on a tower whose top is ``top`` (``EMPTY``: no tower yet)?"""
+    if top == EMPTY:
+        return True  # any value starts a tower, 0 and 9 included
+    if top == CAP:
+        return False
+    return top == WILD_BASE or value == WILD_CARD or value < top
+
+
+_ORDERS: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
+
+
+def placement_orders(top: int, values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct order in which ``values`` (sorted) can be placed on ``top``.
+
+    A pure function of its arguments, so it is memoised across states: the build
+    enumeration asks the same few questions over and over.
+    """
+    key = (top, values)
+    orders = _ORDERS.get(key)
+    if orders is None:
+        found = []
+        for order in dict.fromkeys(itertools.permutations(values)):
+            current = top
+            for value in order:
+                if not can_place(current, value):
+                    break
+                current = value
+            else:
+                found.append(order)
+        orders = _ORDERS[key] = tuple(found)
+    return orders
+
+
+_COUNTS: dict[tuple[int, tuple[int, ...]], int] = {}
+
+
+def fitting_counts(top: int, values: tuple[int, ...]) -> int:
+    """Bit mask of the numbers n such that some n of ``values`` (sorted) can go on ``top``."""
+    key = (top, values)
+    mask = _COUNTS.get(key)
+    if mask is None:
+        mask = 1  # taking none of them always fits
+        for n in range(1, len(values) + 1):
+            if any(placement_orders(top, chosen) for chosen in set(itertools.combinations(values, n))):
+                mask |= 1 << n
+        _COUNTS[key] = mask
+    return mask
+
+
+def count_sums(masks) -> int:
+    """Bit mask of the totals reachable by taking one number from each mask (``fitting_counts``)."""
+    sums = 1
+    for mask in masks:
+        combined = 0
+        n = 0
+        while mask:
+            if mask & 1:
+                combined |= sums << n
+            mask >>= 1
+            n += 1
+        sums = combined
+    return sums
+
+
+def score_of(towers: list[list[int]], torn_down: int) -> int:
+    """Tower points (doubled under a 0), the tallest tower bonus, minus the teardown penalty."""
+    points = tallest = 0
+    for tower in towers:
+        height = len(tower)
+        if height:
+            points += 2 * height if tower[-1] == CAP else height
+            if height > tallest:
+                tallest = height
+    return points + tallest - torn_down * (torn_down + 1) // 2
+
+
+# ---------------------------------------------------------------------------- the game
+class FiveTowers(Game):
+    name = "five-towers"
+    title = "Five Towers"
+    description = "Bid for market cards and build five strictly descending towers (2-5 players)."
+    player_counts = (2, 3, 4, 5)
+    options = ()
+
+    def create_state(self, players: int, seed: int, options: dict) -> "FiveTowersState":
+        return FiveTowersState(players, seed)
+
+
+class FiveTowersState(GameState):
+    """One match. The draw pile's top is the end of ``self.draw``."""
+
+    def __init__(self, players: int, seed: int):
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.deck_size = len(deck_for(players))
+        self.draw = deck_for(players)
+        self.rng.shuffle(self.draw)
+        self.discard: list[int] = []  # the shared discard pile, oldest first
+        self.market: list[int] = []
+        self.towers = [[[] for _ in COLOURS] for _ in range(players)]  # bottom -> top values
+        self.torn = [[] for _ in range(players)]  # personal discard piles (face down)
+        self.pass_number = 1  # 2 once the discard pile has been reshuffled
+        self.last_round = False  # the draw pile ran out for the second time this round
+        self.round = 0
+        self.start_player = 0  # seat 0 is the first start player
+        self.phase = BID
+        self.current: int | None = 0
+        self.over = False
+        self.new_round()
+
+    # ------------------------------------------------------------------ 1. market
+    def new_round(self) -> None:
+        self.reveal_market()
+        if not self.market:
+            self.end_game()
+            return
+        self.round += 1
+        n = self.players
+        self.bids: list[int | None] = [None] * n
+        self.passed = [False] * n
+        self.to_bid = [(self.start_player + i) % n for i in range(1, n)]
+        self.history: list[dict] = []
+        self.opening = True  # the start player must bid; it may not pass
+        self.winner: int | None = None
+        self.take = 0
+        self.failed_bid: int | None = None
+        self.phase = BID
+        self.current = self.start_player
+        self._builds = None
+        self._buildable_takes: dict[int, int] = {}
+
+    def reveal_market(self) -> None:
+        market = self.market
+        while len(market) < MARKET_SIZE:
+            if not self.draw:
+                if self.pass_number == 1:
+                    self.reshuffle()
+                if not self.draw:
+                    break
+            market.append(self.draw.pop())
+        if self.pass_number == 2 and not self.draw:
+            self.last_round = True
+
+    def reshuffle(self) -> None:
+        """The draw pile ran out the first time: the shuffled discard pile replaces it."""
+        self.draw = self.discard
+        self.discard = []
+        self.rng.shuffle(self.draw)
+        self.pass_number = 2
+
+    # ------------------------------------------------------------------ 2. bidding
+    def max_bid(self) -> int:
+        return min(MAX_BID, len(self.market))
+
+    def high_bid(self) -> tuple[int | None, int | None]:
+        """(amount, seat) of the highest standing bid, or (None, None)."""
+        best = best_seat = None
+        for seat, amount in enumerate(self.bids):
+            if amount is not None and (best is None or amount > best):
+                best, best_seat = amount, seat
+        return best, best_seat
+
+    def bid_range(self) -> range:
+        """The amounts the current seat may bid now."""
+        if self.phase == REBID:
+            others = max((a for s, a in enumerate(self.bids) if a is not None and s != self.current), default=-1)
+            return range(others + 1, self.failed_bid)
+        high, _ = self.high_bid()
+        return range(0 if high is None else high + 1, self.max_bid() + 1)
+
+    def bid(self, amount: int) -> None:
+        seat = self.current
+        self.bids[seat] = amount
+        self.history.append({"seat": seat, "type": "bid", "amount": amount})
+        self.opening = False
+        self.continue_bidding()
+
+    def pass_turn(self) -> None:
+        seat = self.current
+        self.bids[seat] = None
+        self.passed[seat] = True
+        self.history.append({"seat": seat, "type": "pass"})
+        self.continue_bidding()
+
+    def continue_bidding(self) -> None:
+        """Next seat in clockwise order; stop at the maximum bid or when all had their chance."""
+        high, _ = self.high_bid()
+        if (high is None or high < self.max_bid()) and self.to_bid:
+            self.phase = BID
+            self.current = self.to_bid.pop(0)
+        else:
+            self.end_bidding()
+
+    def end_bidding(self) -> None:
+        high, seat = self.high_bid()
+        if seat is None:  # everyone passed (only after a rollback)
+            self.clean_up(0)
+            return
+        self.winner, self.take = seat, high
+        self.phase = BUILD
+        self.current = seat
+        self._builds = None
+        if not self.any_build():
+            self.roll_back(automatic=True)
+
+    # ------------------------------------------------------------------ 3. building
+    def tops(self, seat: int) -> list[int]:
+        return [tower[-1] if tower else EMPTY for tower in self.towers[seat]]
+
+    def teardown_options(self, seat: int) -> list[int]:
+        """Colours whose top card may be torn down: a tower with a top that is not a 0."""
+        return [c for c, tower in enumerate(self.towers[seat]) if tower and tower[-1] != CAP]
+
+    def selections(self) -> list[tuple[int, ...]]:
+        """Every distinct multiset of ``take`` market cards (identical cards are one choice)."""
+        return sorted(set(tuple(sorted(choice)) for choice in itertools.combinations(self.market, self.take)))
+
+    def build_plans(self, selection: tuple[int, ...], seat: int):
+        """For one selection: [(teardown colour or None, [(colour, orders), ...])] that can be built."""
+        groups: dict[int, list[int]] = {}
+        for code in selection:
+            groups.setdefault(code >> 4, []).append(code & 15)
+        towers = self.towers[seat]
+        tops = [tower[-1] if tower else EMPTY for tower in towers]
+        plain = []
+        for colour, values in groups.items():
+            orders = placement_orders(tops[colour], tuple(values))
+            if not orders:
+                plain = None
+                break
+            plain.append((colour, orders))
+        plans = []
+        for teardown in [None] + self.teardown_options(seat):
+            if teardown is None or teardown not in groups:
+                if plain is not None:
+                    plans.append((teardown, plain))
+                continue
+            tower = towers[teardown]
+            lowered = tower[-2] if len(tower) > 1 else EMPTY
+            parts = []
+            for colour, values in groups.items():
+                orders = placement_orders(lowered if colour == teardown else tops[colour], tuple(values))
+                if not orders:
+                    break
+                parts.append((colour, orders))
+            else:
+                plans.append((teardown, parts))
+        return plans
+
+    def any_build(self) -> bool:
+        """Can the winner build some choice of ``take`` market cards (teardown allowed)?"""
+        seat = self.winner
+        if seat not in self._buildable_takes:
+            self._buildable_takes[seat] = self.buildable_takes(seat)
+        return bool(self._buildable_takes[seat] >> self.take & 1)
+
+    def buildable_takes(self, seat: int) -> int:
+        """Bit mask of the numbers of market cards ``seat`` could build this round.
+
+        Colours are independent, so this asks per colour how many of its market cards fit
+        on its tower, then which totals those numbers add up to; it never lists selections,
+        which keeps the frequent "nothing fits" case cheap. Towers and market do not change
+        during the bidding, so a round computes it at most once per seat.
+        """
+        towers = self.towers[seat]
+        by_colour: dict[int, list[int]] = {}
+        for code in self.market:
+            by_colour.setdefault(code >> 4, []).append(code & 15)
+        values = {colour: tuple(sorted(found)) for colour, found in by_colour.items()}
+        plain = {colour: fitting_counts(towers[colour][-1] if towers[colour] else EMPTY, found)
+                 for colour, found in values.items()}
+        takes = count_sums(plain.values())
+        for colour in self.teardown_options(seat):
+            if colour in values:
+                tower = towers[colour]
+                lowered = fitting_counts(tower[-2] if len(tower) > 1 else EMPTY, values[colour])
+                takes |= count_sums([lowered if c == colour else m for c, m in plain.items()])
+        return takes
+
+    @staticmethod
+    def build_action(teardown: int | None, chosen: list[tuple[int, tuple[int, ...]]]) -> dict:
+        """The canonical build action: colours in ``COLOURS`` order, each in placement order."""
+        cards = []
+        for colour, order in sorted(chosen):
+            name = COLOURS[colour]
+            cards.extend([name, value] for value in order)
+        return {"type": "build", "cards": cards, "teardown": None if teardown is None else COLOURS[teardown]}
+
+    def legal_builds(self) -> list[dict]:
+        if self._builds is None:
+            actions = []
+            for selection in self.selections():
+                for teardown, parts in self.build_plans(selection, self.winner):
+                    colours = [colour for colour, _ in parts]
+                    for orders in itertools.product(*(orders for _, orders in parts)):
+                        actions.append(self.build_action(teardown, list(zip(colours, orders))))
+            self._builds = actions
+        return self._builds
+
+    def random_build(self, rng: random.Random) -> dict:
+        """A buildable build, drawn without listing them all (the fast path of random play)."""
+        selections = self.selections()
+        rng.shuffle(selections)
+        for selection in selections:
+            plans = self.build_plans(selection, self.winner)
+            if plans:
+                teardown, parts = plans[rng.randrange(len(plans))]
+                return self.build_action(teardown, [(c, orders[rng.randrange(len(orders))]) for c, orders in parts])
+        raise AssertionError("a build phase always has a buildable choice")
+
+    def build(self, cards: list[int], teardown: int | None) -> None:
+        """Tear down, then place ``cards`` in order; an impossible placement is rolled back."""
+        seat = self.winner
+        tops = self.tops(seat)
+        towers = self.towers[seat]
+        if teardown is not None:
+            tower = towers[teardown]
+            tops[teardown] = tower[-2] if len(tower) > 1 else EMPTY
+        for code in cards:
+            colour, value = code >> 4, code & 15
+            if not can_place(tops[colour], value):
+                self.roll_back(automatic=False)
+                return
+            tops[colour] = value
+        if teardown is not None:
+            self.torn[seat].append(card_code(teardown, towers[teardown].pop()))
+        for code in cards:
+            towers[code >> 4].append(code & 15)
+            self.market.remove(code)
+        self.history.append({"seat": seat, "type": "build", "cards": [card_json(c) for c in cards],
+                             "teardown": None if teardown is None else COLOURS[teardown]})
+        self.clean_up(self.take)
+
+    # ------------------------------------------------------------------ 4. failed build
+    def roll_back(self, automatic: bool) -> None:
+        """Nothing was changed (builds are checked before they touch the state); re-bid or pass."""
+        self.history.append({"seat": self.winner, "type": "rollback", "bid": self.take, "automatic": automatic})
+        self.failed_bid = self.take
+        self.phase = REBID
+        self.current = self.winner
+        self._builds = None
+
+    # ------------------------------------------------------------------ 5. clean-up
+    def clean_up(self, winning_bid: int) -> None:
+        self.discard.extend(self.market)
+        self.market = []
+        if winning_bid:  # a round won with 0, or by nobody, keeps its start player
+            self.start_player = (self.start_player + 1) % self.players
+        if self.last_round:
+            self.end_game()
+        else:
+            self.new_round()
+
+    def end_game(self) -> None:
+        self.over = True
+        self.phase = OVER
+        self.current = None
+
+    # ------------------------------------------------------------------ interface
+    def current_seat(self) -> int | None:
+        return self.current
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def scores(self) -> list[float]:
+        return [score_of(self.towers[s], len(self.torn[s])) for s in range(self.players)]
+
+    def legal_actions(self) -> list:
+        if self.over:
+            return []
+        if self.phase == BUILD:
+            return list(self.legal_builds())
+        actions = [{"type": "bid", "amount": amount} for amount in self.bid_range()]
+        if not self.opening:
+            actions.append({"type": "pass"})
+        return actions
+
+    def random_action(self, rng: random.Random) -> dict:
+        if self.phase == BUILD:
+            return self.random_build(rng)
+        amounts = self.bid_range()
+        choices = len(amounts) + (0 if self.opening else 1)
+        pick = rng.randrange(choices)
+        if pick == len(amounts):
+            return {"type": "pass"}
+        return {"type": "bid", "amount": amounts[pick]}
+
+    def apply(self, action) -> None:
+        if self.over:
+            raise IllegalAction("the game is over; no more actions are accepted")
+        if not isinstance(action, dict):
+            raise IllegalAction(f"an action must be an object with a \"type\", not {action!r}")
+        kind = action.get("type")
+        if self.phase == BUILD:
+            if kind != "build":
+                raise IllegalAction(f"you won the bidding with {self.take}: send a \"build\" action, not {kind!r}")
+            self.build(*self.parse_build(action))
+            return
+        if kind == "bid":
+            amount = action.get("amount")
+            allowed = self.bid_range()
+            if not isinstance(amount, int) or isinstance(amount, bool) or amount not in allowed:
+                raise IllegalAction(f"bid amount {amount!r} is not allowed now; {self.describe_bids(allowed)}")
+            self.bid(amount)
+        elif kind == "pass":
+            if self.opening:
+                raise IllegalAction("the start player must open the bidding with a bid from 0 to "
+                                    f"{self.max_bid()}; it may not pass")
+            self.pass_turn()
+        else:
+            raise IllegalAction(f"action type {kind!r} is not allowed in the {self.phase} phase; "
+                                "send {\"type\": \"bid\", \"amount\": n} or {\"type\": \"pass\"}")
+
+    def describe_bids(self, allowed: range) -> str:
+        if not allowed:
+            return "no bid is possible, you must pass"
+        span = f"{allowed.start}" if len(allowed) == 1 else f"{allowed.start} to {allowed.stop - 1}"
+        if self.phase == REBID:
+            return f"after your failed build of {self.failed_bid} you may bid {span} or pass"
+        return f"you may bid {span}" + ("" if self.opening else " or pass")
+
+    def parse_build(self, action: dict) -> tuple[list[int], int | None]:
+        """Check a build's form, cards and teardown; placement is checked by ``build``."""
+        cards = action.get("cards")
+        if not isinstance(cards, list):
+            raise IllegalAction("a build needs \"cards\": a list of [colour, value] pairs in placement order")
+        codes = []
+        for card in cards:
+            if (not isinstance(card, (list, tuple)) or len(card) != 2 or not isinstance(card[0], str)
+                    or card[0] not in COLOUR_INDEX
+                    or not isinstance(card[1], int) or isinstance(card[1], bool) or not 0 <= card[1] <= 15):
+                raise IllegalAction(f"{card!r} is not a card; a card is [colour, value] with colour one of "
+                                    f"{', '.join(COLOURS)} and value 0 to 15")
+            codes.append(card_code(COLOUR_INDEX[card[0]], card[1]))
+        if len(codes) != self.take:
+            raise IllegalAction(f"you won with a bid of {self.take}, so take exactly {self.take} market "
+                                f"cards; you listed {len(codes)}")
+        missing = Counter(codes) - Counter(self.market)
+        if missing:
+            card = card_json(next(iter(missing)))
+            market = ", ".join(f"[{COLOURS[c >> 4]}, {c & 15}]" for c in self.market)
+            raise IllegalAction(f"{card} is not in the market (or listed more often than it is there); "
+                                f"the market is {market}")
+        teardown = action.get("teardown")
+        if teardown is None:
+            return codes, None
+        if not isinstance(teardown, str) or teardown not in COLOUR_INDEX:
+            raise IllegalAction(f"\"teardown\" must be null or one of {', '.join(COLOURS)}, not {teardown!r}")
+        colour = COLOUR_INDEX[teardown]
+        tower = self.towers[self.winner][colour]
+        if not tower:
+            raise IllegalAction(f"you have no {teardown} tower to tear down; use null for no teardown")
+        if tower[-1] == CAP:
+            raise IllegalAction(f"the top of your {teardown} tower is a 0, which can never be torn down")
+        return codes, colour
+
+    # ------------------------------------------------------------------ what a seat sees
+    def observation(self, seat: int) -> dict:
+        high, holder = self.high_bid()
+        return {
+            "game": "five-towers",
+            "seat": seat,
+            "players": self.players,
+            "current_seat": self.current,
+            "phase": self.phase,
+            "round": self.round,
+            "pass": self.pass_number,
+            "last_round": self.last_round,
+            "start_player": self.start_player,
+            "market": [card_json(c) for c in self.market],
+            "max_bid": self.max_bid(),
+            "bids": list(self.bids),
+            "passed": list(self.passed),
+            "to_bid": list(self.to_bid),
+            "high_bid": high,
+            "high_bidder": holder,
+            "take": self.take if self.phase == BUILD else None,
+            "failed_bid": self.failed_bid if self.phase == REBID else None,
+            "history": [dict(event) for event in self.history],
+            "towers": [{COLOURS[c]: list(tower) for c, tower in enumerate(towers)} for towers in self.towers],
+            "torn_down": [len(pile) for pile in self.torn],
+            "discard_pile": [card_json(c) for c in self.discard],
+            "draw_pile_size": len(self.draw),
+            "deck_size": self.deck_size,
+            "scores": self.scores(),
+        }
+
+    def snapshot(self) -> dict:
+        """Everything, the draw pile order and the torn-down cards included.
+
+        The RNG is only used for the set-up shuffle and the one reshuffle, so ``seed`` and
+        ``pass`` determine its state.
+        """
+        state = self.observation(self.current if self.current is not None else 0)
+        del state["seat"]
+        state.update({
+            "seed": self.seed,
+            "draw_pile": [card_json(c) for c in self.draw],
+            "torn_down_cards": [[card_json(c) for c in pile] for pile in self.torn],
+            "winner": self.winner,
+            "opening": self.opening,
+            "over": self.over,
+        })
+        return state
