@@ -25,6 +25,8 @@ from arena.sandbox import ResourceLimits, detect_protections
 PROTOCOL_VERSION = 1
 DEBUG_CHARS = 200
 QUIT_GRACE_S = 1.0
+FLOOD_WINDOW_S = 0.01
+UNREQUESTED = "wrote more than one line for one request (stdout is for protocol lines only; log to stderr)"
 STATUSES = ("ok", "timeout", "crash", "illegal", "protocol", "limit")
 
 
@@ -223,6 +225,8 @@ def _start_bots(seats, commands, spec, options, protections, log) -> None:
         except BotFailure as failure:
             seat.fail(failure.status, f"start-up: {failure.message}")
     started = time.monotonic()
+    deadline = started + limits.start_ms / 1000
+    # Send every start message first, then collect the answers: bots start in parallel.
     for seat in seats:
         if seat.failed:
             continue
@@ -230,23 +234,29 @@ def _start_bots(seats, commands, spec, options, protections, log) -> None:
                    "seat": seat.index, "players": len(seats), "seed": derive_seed(spec.seed, "bot", seat.index),
                    "limits": limits.for_protocol()}
         log.append({"event": "start", "seat": seat.index, "message": message})
-        deadline = started + limits.start_ms / 1000
         try:
             seat.process.send(message, deadline)
+        except BotFailure as failure:
+            _fail_at_start(seat, failure.status, failure.message, log)
+    for seat in seats:
+        if seat.failed:
+            continue
+        try:
             line = seat.process.receive(deadline)
             parse_ready(line)
         except BotFailure as failure:
-            status = failure.status
-            text = "no ready answer within the start-up deadline" if status == "timeout" else failure.message
-            seat.fail(status, f"start-up: {text}")
+            text = "no ready answer within the start-up deadline" if failure.status == "timeout" else failure.message
+            _fail_at_start(seat, failure.status, text, log)
         except ReplyError as error:
-            seat.fail("protocol", f"start-up: {error}")
-        if seat.failed:
-            log.append({"event": "failure", "seat": seat.index, "step": None, "status": seat.status,
-                        "error": seat.error})
+            _fail_at_start(seat, "protocol", str(error), log)
         else:
             log.append({"event": "ready", "seat": seat.index, "line": line.decode("utf-8", "replace"),
                         "ms": round((time.monotonic() - started) * 1000, 3)})
+
+
+def _fail_at_start(seat: Seat, status: str, message: str, log: list) -> None:
+    seat.fail(status, f"start-up: {message}")
+    log.append({"event": "failure", "seat": seat.index, "step": None, "status": seat.status, "error": seat.error})
 
 
 def _decide(seat: Seat, state, step: int, limits: Limits, log: list) -> object | None:
@@ -262,14 +272,12 @@ def _decide(seat: Seat, state, step: int, limits: Limits, log: list) -> object |
     asked = time.monotonic()
     deadline = asked + limits.decision_ms / 1000 + seat.bank_s
     try:
-        process.discard_pending()
+        if process.has_unrequested_output():
+            raise BotFailure("limit", UNREQUESTED)
         process.send(request, deadline)
         line = process.receive(deadline)
     except BotFailure as failure:
-        seat.fail(failure.status, f"step {step}: {failure.message}")
-        log.append({"event": "failure", "seat": seat.index, "step": step, "status": seat.status,
-                    "error": seat.error})
-        return None
+        return _fail(seat, failure.status, f"step {step}: {failure.message}", step, log)
     elapsed = time.monotonic() - asked
     seat.time_s += elapsed
     seat.decisions += 1
@@ -278,17 +286,35 @@ def _decide(seat: Seat, state, step: int, limits: Limits, log: list) -> object |
                 "line": line[:4096].decode("utf-8", "replace"), "ms": round(elapsed * 1000, 3)})
     try:
         action, debug = parse_reply(line, legal)
-        state.apply(action)
     except ReplyError as error:
-        seat.fail("protocol", f"step {step}: {error}")
+        # A flood of output is an output-limit failure even when its first line is garbage:
+        # a bot that wrote one bad line writes nothing more, a flooding bot does within 10 ms.
+        if _unrequested(process, within=FLOOD_WINDOW_S):
+            return _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
+        return _fail(seat, "protocol", f"step {step}: {error}", step, log)
+    if _unrequested(process):
+        return _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
+    try:
+        state.apply(action)
     except IllegalAction as error:
-        seat.fail("illegal", f"step {step}: {error.reason}")
-    else:
-        event = {"event": "action", "seat": seat.index, "step": step, "action": action, "by": "bot"}
-        if debug:
-            event["debug"] = debug[:DEBUG_CHARS]
-        log.append(event)
-        return action
+        return _fail(seat, "illegal", f"step {step}: {error.reason}", step, log)
+    event = {"event": "action", "seat": seat.index, "step": step, "action": action, "by": "bot"}
+    if debug:
+        event["debug"] = debug[:DEBUG_CHARS]
+    log.append(event)
+    return action
+
+
+def _unrequested(process: BotProcess, within: float = 0.0) -> bool:
+    try:
+        return process.has_unrequested_output(within)
+    except BotFailure:
+        return True  # over the output limit or a line too long while flooding
+
+
+def _fail(seat: Seat, status: str, message: str, step: int, log: list) -> None:
+    """Record the seat's failure; the caller then plays the seat by the fallback policy."""
+    seat.fail(status, message)
     log.append({"event": "failure", "seat": seat.index, "step": step, "status": seat.status,
                 "error": seat.error})
     return None

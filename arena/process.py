@@ -113,9 +113,13 @@ class BotProcess:
             self._signal_group(signal.SIGTERM)
             self.wait_for_exit(time.monotonic() + STOP_GRACE_S)
             self._signal_group(signal.SIGKILL)
-            kill_by_token(self.token)
             while self._reap() is None:
                 time.sleep(0.005)
+            # Descendants that left the process group (double forks), or a namespace still
+            # being torn down: kill until none is left, so stop() returns with nothing alive.
+            give_up = time.monotonic() + 5.0
+            while kill_by_token(self.token) and time.monotonic() < give_up:
+                time.sleep(0.01)
             self._final_read()
             for name in ("stdout", "stderr"):
                 getattr(self.popen, name).close()
@@ -178,7 +182,11 @@ class BotProcess:
             if not self._stdout_open:
                 raise self._crash("closed its stdout")
             if not self._wait(deadline):
-                raise BotFailure("timeout", "no reply in time")
+                # A reply already sitting in the pipe came in time, even if we look late
+                # (seats start in parallel but are read one after the other).
+                self._drain(0)
+                if not self.lines:
+                    raise BotFailure("timeout", "no reply in time")
         return self.lines.pop(0)
 
     def wait_for_exit(self, deadline: float) -> bool:
@@ -190,10 +198,13 @@ class BotProcess:
             pass  # over a limit while quitting: it is being stopped anyway
         return self.exit_status is not None
 
-    def discard_pending(self) -> None:
-        """Drop lines the bot wrote while nobody asked (they still counted as output)."""
+    def has_unrequested_output(self, within: float = 0.0) -> bool:
+        """True if the bot wrote a line beyond its reply (waiting up to ``within`` seconds)."""
+        deadline = time.monotonic() + within
         self._drain(0)
-        self.lines.clear()
+        while not self.lines and self._stdout_open and time.monotonic() < deadline:
+            self._drain(max(0.0, deadline - time.monotonic()))
+        return bool(self.lines)
 
     def _crash(self, what: str) -> BotFailure:
         # Give the process a moment to finish dying so the exit status can be classified.
