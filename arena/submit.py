@@ -115,6 +115,7 @@ def register(store: Store, path: str | os.PathLike, game: str, name: str | None 
         shutil.copytree(source, copy, ignore=shutil.ignore_patterns(*IGNORED), symlinks=False)
     else:
         shutil.copy2(source, copy)
+    _make_readable(store.root / "bots", copy)
     validation = None
     try:
         language = resolve_bot(copy).language
@@ -125,8 +126,26 @@ def register(store: Store, path: str | os.PathLike, game: str, name: str | None 
         version = store.add_bot_version(game, name, language, digest, relative.as_posix(), str(source))
     except BaseException:
         shutil.rmtree(copy.parent, ignore_errors=True)
+        for folder in (copy.parent.parent, copy.parent.parent.parent):  # the bot's and game's, if now empty
+            if folder.exists() and not any(folder.iterdir()):
+                folder.rmdir()
         raise
     return Submission(version, created=True, validation=validation)
+
+
+def _make_readable(top: Path, copy: Path) -> None:
+    """World-readable copy and folders: as root, the sandbox runs bots as an unprivileged user."""
+    folder = copy.parent
+    while folder != top.parent and top in (folder, *folder.parents):
+        folder.chmod(0o755)
+        folder = folder.parent
+    walk = [(str(copy.parent), [], [copy.name])] if copy.is_file() else os.walk(copy)
+    for root, dirs, names in walk:
+        Path(root).chmod(0o755)
+        for name in names:
+            path = Path(root) / name
+            if not path.is_symlink():
+                path.chmod(path.stat().st_mode | 0o444 | (0o111 if path.stat().st_mode & 0o100 else 0))
 
 
 def rejection_message(name: str, seat: dict) -> str:
