@@ -33,6 +33,18 @@ def values_to_counts(values) -> list[int] | None:
     return counts
 
 
+def alea_draw(stack: list[int]) -> list[int]:
+    """Alea's bid cards: turned up from the top (the end of ``stack``) until a value repeats,
+    or until the stack is empty. The stack is not changed. With three values a repeat comes
+    by the fourth card at the latest, so the sum lies between 8 (4,4) and 21 (4,5,6,6)."""
+    seen: list[int] = []
+    for card in reversed(stack):
+        seen.append(card)
+        if seen.count(card) == 2:
+            break
+    return seen
+
+
 class Bid:
     """The cards one bidder has put in front of them in this auction."""
 

@@ -155,6 +155,7 @@ def snapshot(state) -> dict:
         "own_supply": list(state.own_supply),
         "general": list(state.general),
         "gone": list(state.gone),
+        "stopped_businesses": list(state.stopped_businesses),
         "coloured": [[list(c) for c in s] for s in state.coloured],
         "black": [list(b) for b in state.black],
         "stacks": [list(s) for s in state.stacks],

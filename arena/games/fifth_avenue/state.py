@@ -15,7 +15,8 @@ import random
 from arena.games.base import GameState, IllegalAction, ranks_from_scores
 from arena.games.fifth_avenue import board as B
 from arena.games.fifth_avenue import scoring
-from arena.games.fifth_avenue.auction import Auction, Bid, counts_to_values, counts_total, values_to_counts
+from arena.games.fifth_avenue.auction import (Auction, Bid, alea_draw, counts_to_values, counts_total,
+                                              values_to_counts)
 
 COMMISSIONERS = ("white", "beige")
 # [decision] A safety stop: the game also ends after this many turns. Normal games end long
@@ -53,6 +54,7 @@ class FifthAvenueState(GameState):
             self.own_supply.append(B.ALEA_SKYSCRAPERS)
             self.general.append(0)
         self.gone = [0] * self.owners  # skyscrapers that left the game in building stops
+        self.stopped_businesses: list[int] = []  # businesses that left the game in building stops
         self.coloured = [[[0, 0, 0] for _ in B.COLOURS] for _ in range(players)]
         self.black = [[0, 0, 0] for _ in range(players)]
         self.stacks: list[list[int]] = []  # per colour, the top card is the last element
@@ -588,12 +590,8 @@ class FifthAvenueState(GameState):
             self.withdraw(self.alea)  # overbid: Alea is out
             return
         auction.alea_acted = True
-        seen: list[int] = []
-        while self.black_stack:
-            card = self.black_stack.pop()
-            seen.append(card)
-            if seen.count(card) == 2:
-                break
+        seen = alea_draw(self.black_stack)
+        del self.black_stack[len(self.black_stack) - len(seen):]
         self.black_stack[0:0] = seen
         auction.alea_cards = seen
         total = sum(seen)
@@ -668,6 +666,7 @@ class FifthAvenueState(GameState):
                 self.gone[who] += self.towers[d][p]
             self.owner[d][p] = -1
             self.towers[d][p] = 0
+            self.stopped_businesses.extend(self.businesses[d][p])
             self.businesses[d][p] = []
         self.closed[d] = True
         for markers in self.markers:
