@@ -350,5 +350,81 @@ def show_command(ctx: click.Context, match_id: int, as_json: bool) -> None:
             click.echo(f"end: scores {event.get('scores')}, ranks {event.get('ranks')}, statuses {event.get('statuses')}")
 
 
+
+# ---- single matches and the machine check ----------------------------------------------------
+
+class UsageProblem(click.ClickException):
+    """A mistake in what the user asked for: one line on stderr, exit code 2."""
+
+    exit_code = 2
+
+
+def parse_options(pairs: tuple[str, ...]) -> dict:
+    """``("players=3", "advanced=true")`` → ``{"players": "3", ...}``; the game types them."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageProblem(f"--option takes key=value, not {pair!r}")
+        options[key.strip()] = value.strip()
+    return options
+
+
+@main.command("match")
+@click.argument("game")
+@click.argument("bots", nargs=-1, required=True)
+@click.option("--seed", type=int, help="Match seed (default: random; printed so the match can be replayed).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (without the log).")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the full result, every request and reply included, to this JSON file.")
+@click.option("--start-ms", type=click.IntRange(min=1), default=5000, show_default=True, help="Start-up deadline.")
+@click.option("--decision-ms", type=click.IntRange(min=1), default=1000, show_default=True, help="Per-decision allowance.")
+@click.option("--bank-ms", type=click.IntRange(min=0), default=10000, show_default=True, help="Time bank per match.")
+def match_command(game: str, bots: tuple[str, ...], seed: int | None, options: tuple[str, ...], as_json: bool,
+                  log_file: str | None, start_ms: int, decision_ms: int, bank_ms: int) -> None:
+    """Play one match of GAME between BOTS (one per seat, in seat order) and print the result."""
+    import json
+    import random as stdlib_random
+
+    from arena.bots import BotError
+    from arena.games import GameError
+    from arena.match import Limits, MatchSpec, play_match
+
+    if seed is None:
+        seed = stdlib_random.SystemRandom().randrange(2**31)
+    spec = MatchSpec(game, list(bots), seed, parse_options(options),
+                     Limits(start_ms=start_ms, decision_ms=decision_ms, bank_ms=bank_ms))
+    try:
+        result = play_match(spec)
+    except (GameError, BotError) as error:
+        raise UsageProblem(str(error)) from None
+    summary = result.to_dict()
+    if log_file:
+        with open(log_file, "w", encoding="utf-8") as handle:
+            json.dump(summary, handle, indent=1)
+    del summary["log"]
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    shown = ", ".join(f"{k}={v}" for k, v in result.options.items()) or "-"
+    click.echo(f"{result.game}  seed {result.seed}  options {shown}  sandbox {result.sandbox['mode']}")
+    click.echo(f"{'seat':>4}  {'bot':<32} {'score':>7} {'rank':>4}  {'status':<8} {'time':>10}")
+    for seat in result.seats:
+        click.echo(f"{seat.seat:>4}  {seat.bot[-32:]:<32} {seat.score:>7g} {seat.rank:>4}  {seat.status:<8} "
+                   f"{seat.time_ms:>8.0f}ms")
+        if seat.error:
+            click.echo(f"{'':>6}{seat.error}")
+
+
+@main.command("doctor")
+def doctor_command() -> None:
+    """Print which sandbox protections are active on this machine."""
+    from arena import doctor
+
+    for line in doctor.report():
+        click.echo(line)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 from arena.bots import BotError, resolve_bot
 from arena.games import IllegalAction, get_game
 from arena.process import BotFailure, BotProcess
-from arena.sandbox import ResourceLimits, detect_protections
+from arena.sandbox import Protections, ResourceLimits, detect_protections
 
 PROTOCOL_VERSION = 1
 DEBUG_CHARS = 200
@@ -102,6 +102,18 @@ def derive_seed(seed: int, *labels: object) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
+TIMING_KEYS = ("ms", "time")
+
+
+def strip_timing(log: list[dict]) -> list[dict]:
+    """The log without its measured times: what must be identical when a match is replayed."""
+    def clean(value):
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items() if k not in TIMING_KEYS}
+        return value
+    return [clean(event) for event in log]
+
+
 class ReplyError(Exception):
     """A reply line that breaks the protocol."""
 
@@ -171,15 +183,18 @@ class Seat:
             self.process = None
 
 
-def play_match(spec: MatchSpec) -> MatchResult:
-    """Play ``spec`` to the end and return the result (see the module docstring)."""
+def play_match(spec: MatchSpec, protections: Protections | None = None) -> MatchResult:
+    """Play ``spec`` to the end and return the result (see the module docstring).
+
+    ``protections`` forces a weaker sandbox mode than the machine offers (for tests).
+    """
     game = get_game(spec.game)
     players = len(spec.bots)
     state = game.new_game(players, spec.seed, spec.options)  # validates count and options
     options = game.validate(players, spec.options)
     commands = [resolve_bot(path) for path in spec.bots]
     limits = spec.limits
-    protections = detect_protections()
+    protections = protections or detect_protections()
     fallback = random.Random(derive_seed(spec.seed, "fallback"))
     seats = [Seat(i, str(path), limits) for i, path in enumerate(spec.bots)]
     log: list[dict] = []
@@ -351,4 +366,4 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list) -> None:
 
 
 __all__ = ["BotError", "Limits", "MatchResult", "MatchSpec", "SeatResult", "STATUSES",
-           "derive_seed", "parse_reply", "play_match"]
+           "derive_seed", "parse_reply", "play_match", "strip_timing"]

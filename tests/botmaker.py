@@ -35,13 +35,17 @@ READY = 'reply({"type": "ready"})'
 FIRST_LEGAL = 'reply({"type": "action", "index": 0})'
 
 
-def write_bot(directory: Path, name: str, on_start: str = READY, on_request: str = FIRST_LEGAL) -> str:
+def write_bot(directory: Path, name: str, on_start: str = READY, on_request: str = FIRST_LEGAL,
+              shebang: str | None = None) -> str:
+    """Write the bot; with ``shebang`` (an interpreter path) it is an executable file instead
+    of a ``.py`` file run by the harness's Python."""
     directory.mkdir(parents=True, exist_ok=True)
     os.chmod(directory, 0o755)
-    path = directory / f"{name}.py"
-    path.write_text(TEMPLATE.format(on_start=textwrap.indent(textwrap.dedent(on_start), " " * 8),
-                                    on_request=textwrap.indent(textwrap.dedent(on_request), " " * 8)))
-    os.chmod(path, 0o644)
+    path = directory / (name if shebang else f"{name}.py")
+    source = TEMPLATE.format(on_start=textwrap.indent(textwrap.dedent(on_start), " " * 8),
+                             on_request=textwrap.indent(textwrap.dedent(on_request), " " * 8))
+    path.write_text(f"#!{shebang}\n{source}" if shebang else source)
+    os.chmod(path, 0o755 if shebang else 0o644)
     for parent in directory.parents:  # let the bot's user walk to it (pytest's tmp is 0700)
         if str(parent).startswith("/tmp/"):
             os.chmod(parent, os.stat(parent).st_mode | 0o711)

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Starter bot for arena (protocol v1, docs/protocol.md). Copy this folder and edit choose().
+// Plays any of the three games: by default a random legal action. Node.js, no packages.
+// Print debugging output with console.error (stderr), never console.log (stdout).
+"use strict";
+
+const readline = require("readline");
+
+// A small seeded random generator (mulberry32), so a replayed match plays the same way.
+function seededRandom(seed) {
+  let state = seed >>> 0;
+  return function next() {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const bot = {
+  random: Math.random,
+  game: null,
+  seat: null,
+
+  // Called once: the game, options, your seat, player count, a seed and the limits.
+  start(message) {
+    this.game = message.game;
+    this.seat = message.seat;
+    this.random = seededRandom(message.seed % 4294967296);
+  },
+
+  // Return the index of the action to play in `legal`. `observation` is everything your
+  // seat may see now (see docs/games/<game>.md); `legal` lists every action you may play.
+  choose(observation, legal) {
+    return Math.floor(this.random() * legal.length);
+  },
+};
+
+function send(message) {
+  process.stdout.write(JSON.stringify(message) + "\n");
+}
+
+const input = readline.createInterface({ input: process.stdin, terminal: false });
+input.on("line", (line) => {
+  const message = JSON.parse(line);
+  if (message.type === "start") {
+    bot.start(message);
+    send({ type: "ready", name: "starter-javascript" });
+  } else if (message.type === "request") {
+    send({ type: "action", index: bot.choose(message.observation, message.legal) });
+  } else if (message.type === "end") {
+    console.error(`match over: ranks ${JSON.stringify(message.ranks)}`);
+  } else if (message.type === "quit") {
+    input.close();
+  }
+});
+input.on("close", () => process.exit(0));
