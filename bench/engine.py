@@ -29,6 +29,10 @@ CASES = [
     ("agent-avenue", 3, {}, None),
     ("agent-avenue", 4, {}, None),
     ("agent-avenue", 4, {"advanced": True}, None),
+    ("fifth-avenue", 2, {}, None),
+    ("fifth-avenue", 3, {}, None),
+    ("fifth-avenue", 4, {}, 50),
+    ("fifth-avenue", 4, {"board": "6-plot"}, None),
 ]
 
 
