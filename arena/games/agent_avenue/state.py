@@ -149,10 +149,6 @@ class AgentAvenueState(BlackMarketRules, GameState):
             return self.effect_actions()
         return []
 
-    def random_action(self, rng: random.Random):
-        # Same distribution as the default (uniform over legal_actions), listed only once.
-        return rng.choice(self.legal_actions())
-
     def apply(self, action) -> None:
         phase = self.phase
         if phase == OVER:
