@@ -148,11 +148,8 @@ def decide_face_up(view, legal):
     ups = [a for a in legal if a["type"] == "play_face_up"]
     if not ups:
         return legal[0]
-    hand = view.obs["hand"]
-    def value(action):
-        card = action["card"]
-        return view.expected(lambda down: pair_value(view, card, down), also_seen=[])
-    return max(ups, key=value) if len(hand) > 0 else ups[0]
+    # the partner's face-down card is unknown: average over the agents not seen
+    return max(ups, key=lambda a: view.expected(lambda down: pair_value(view, a["card"], down)))
 
 
 def decide_face_down(view, legal):
