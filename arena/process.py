@@ -25,6 +25,7 @@ STDERR_HEAD = 32 * 1024
 STDERR_TAIL = 32 * 1024
 STOP_GRACE_S = 1.0
 READ_CHUNK = 1 << 16
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # one line, UTF-8
 
 # What a program prints when an allocation fails under the address-space limit.
 OUT_OF_MEMORY_SIGNS = ("MemoryError", "out of memory", "Cannot allocate memory", "bad_alloc",
@@ -124,7 +125,7 @@ class BotProcess:
             for name in ("stdout", "stderr"):
                 getattr(self.popen, name).close()
             self._selector.close()
-        sandbox.remove_scratch(self.prepared.scratch)
+        self.prepared.remove_directories()
 
     def _signal_group(self, signum: int) -> None:
         try:
@@ -157,7 +158,7 @@ class BotProcess:
     # -- messages -----------------------------------------------------------------------
 
     def send(self, message: dict, deadline: float) -> None:
-        self.send_line(json.dumps(message, separators=(",", ":")).encode() + b"\n", deadline)
+        self.send_line(_ENCODER.encode(message).encode() + b"\n", deadline)
 
     def send_line(self, data: bytes, deadline: float) -> None:
         """Write one line; the bot must take it before ``deadline`` (monotonic seconds)."""

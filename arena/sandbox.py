@@ -85,7 +85,7 @@ def _bubblewrap_works() -> bool:
     except (OSError, subprocess.SubprocessError):
         return False
     finally:
-        remove_scratch(scratch)
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _drop_privileges(uid: int = BOT_UID_BASE) -> None:
@@ -177,6 +177,13 @@ class PreparedBot:
     scratch: Path
     preexec: object  # a callable run in the child before exec
     protections: Protections
+    staging: Path | None = None  # a readable copy of the bot, when its own files were not
+
+    def remove_directories(self) -> None:
+        """Remove the scratch directory (and the staged copy of the bot, if any)."""
+        for path in (self.scratch, self.staging):
+            if path is not None:
+                shutil.rmtree(path, ignore_errors=True)
 
 
 def prepare(bot: BotCommand, seat: int, token: str, limits: ResourceLimits,
@@ -185,8 +192,11 @@ def prepare(bot: BotCommand, seat: int, token: str, limits: ResourceLimits,
     protections = protections or detect_protections()
     scratch = Path(tempfile.mkdtemp(prefix=f"arena-seat{seat}-"))
     uid = bot_uid(seat) if protections.separate_user else None
+    staging = None
     if uid is not None:
         os.chown(scratch, uid, BOT_GID)
+        if not _reachable_by_others(bot, walk_parents=protections.mode != "bubblewrap"):
+            bot, staging = _stage(bot)
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
         "HOME": str(scratch),
@@ -209,7 +219,42 @@ def prepare(bot: BotCommand, seat: int, token: str, limits: ResourceLimits,
         if uid is not None and protections.mode == "limits-only":
             _drop_privileges(uid)
 
-    return PreparedBot(argv, env, str(scratch), scratch, preexec, protections)
+    return PreparedBot(argv, env, str(scratch), scratch, preexec, protections, staging)
+
+
+def _reachable_by_others(bot: BotCommand, walk_parents: bool) -> bool:
+    """Whether a user of its own can read every file of the bot (and walk to it)."""
+    root = Path(bot.root)
+    files = [Path(word) for word in bot.argv[1:] if word.startswith(bot.root)] or [Path(bot.path)]
+    if Path(bot.path).is_dir():
+        files = [Path(folder) / name for folder, _, names in os.walk(bot.path) for name in names]
+    folders = {f.parent for f in files} | ({root} if root.is_dir() else set())
+    if walk_parents:
+        folders |= {p for f in files for p in f.parents}
+    return (all(os.stat(f).st_mode & 0o004 for f in files)
+            and all(os.stat(d).st_mode & 0o005 == 0o005 for d in folders if d != Path("/")))
+
+
+def _stage(bot: BotCommand) -> tuple[BotCommand, Path]:
+    """Copy a bot its user could not read into a world-readable folder; returns the new command."""
+    staging = Path(tempfile.mkdtemp(prefix="arena-bot-"))
+    source = Path(bot.path)
+    target = staging / source.name
+    if source.is_dir():
+        shutil.copytree(source, target, symlinks=True)
+        old_root, new_root = str(source), str(target)
+    else:
+        shutil.copy2(source, target)
+        old_root, new_root = str(source), str(target)
+    for folder, dirs, names in os.walk(staging):
+        os.chmod(folder, 0o755)
+        for name in names:
+            path = os.path.join(folder, name)
+            if not os.path.islink(path):
+                os.chmod(path, 0o755 if os.stat(path).st_mode & 0o100 else 0o644)
+    argv = tuple(word.replace(old_root, new_root, 1) if word.startswith(old_root) else word for word in bot.argv)
+    root = new_root if source.is_dir() else str(staging)
+    return BotCommand(new_root, argv, bot.language, root), staging
 
 
 def _apply_limits(limits: ResourceLimits, own_user: bool) -> None:
@@ -228,7 +273,3 @@ def _apply_limits(limits: ResourceLimits, own_user: bool) -> None:
         # RLIMIT_NPROC counts every process of the real user id, so it only bounds this
         # bot when the bot has a user id of its own.
         cap(resource.RLIMIT_NPROC, limits.processes)
-
-
-def remove_scratch(scratch: Path) -> None:
-    shutil.rmtree(scratch, ignore_errors=True)

@@ -74,9 +74,11 @@ def test_hang_mid_match_is_timeout(play):
 
 
 def test_slow_replies_use_the_bank_then_time_out(play):
-    # 200 ms allowed per decision; each reply takes ~350 ms, so the 300 ms bank lasts two.
-    result = play("slow", rounds=6, on_request="""
-        time.sleep(0.35)
+    # 200 ms allowed per decision; each reply takes ~600 ms, so 400 ms come out of the
+    # 1000 ms bank each time: two replies fit, the third cannot.
+    limits = Limits(start_ms=2000, decision_ms=200, bank_ms=1000)
+    result = play("slow", limits=limits, rounds=4, on_request="""
+        time.sleep(0.6)
         reply({"index": 0})""")
     assert result.seats[0].status == "timeout"
     assert result.seats[0].decisions == 2

@@ -92,3 +92,13 @@ def test_limits_apply_without_bubblewrap(tmp_path, test_bot):
     result = play_match(MatchSpec("toy", [path, test_bot("greedy.py")], seed=1, limits=limits),
                         protections=LIMITS_ONLY)
     assert result.seats[0].status == "limit"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a root harness gives bots another user")
+def test_bot_in_a_private_folder_still_runs_as_root(tmp_path, test_bot):
+    private = tmp_path / "private"
+    path = write_bot(private, "secretive")
+    os.chmod(private, 0o700)
+    os.chmod(path, 0o600)
+    result = play(path, test_bot("greedy.py"))
+    assert result.seats[0].status == "ok"

@@ -1,0 +1,107 @@
+"""Harness round trip per decision with a minimal bot, through the real sandbox.
+
+Usage: python bench/protocol.py [--decisions N]
+
+For every decision the harness builds a real Five Towers request (observation + legal
+actions), encodes it, writes it to the bot, waits, reads the reply line and parses it, as a
+match does. Reported per decision (median / 90th percentile):
+
+* round trip   — request built to reply parsed, wall clock;
+* harness-side — the round trip minus the time blocked in select() waiting for the bot,
+                 i.e. what the harness itself spends (encode, write, read, split, decode).
+Target (issue 3): median harness-side overhead under 200 µs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from arena.bots import resolve_bot  # noqa: E402
+from arena.games import get_game  # noqa: E402
+from arena.match import Limits, parse_ready, parse_reply  # noqa: E402
+from arena.process import BotProcess  # noqa: E402
+from arena.sandbox import detect_protections  # noqa: E402
+
+MINIMAL_BOT = """import sys
+for line in sys.stdin:
+    if line.startswith('{"type":"start"'):
+        sys.stdout.write('{"type":"ready"}\\n')
+    elif line.startswith('{"type":"request"'):
+        sys.stdout.write('{"index":0}\\n')
+    else:
+        break
+    sys.stdout.flush()
+"""
+
+
+def percentile(values: list[float], q: float) -> float:
+    return sorted(values)[min(len(values) - 1, int(q * len(values)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=20000)
+    args = parser.parse_args()
+    directory = Path(tempfile.mkdtemp(prefix="arena-bench-"))
+    os.chmod(directory, 0o755)
+    bot_path = directory / "minimal.py"
+    bot_path.write_text(MINIMAL_BOT)
+    os.chmod(bot_path, 0o644)
+    limits = Limits()
+    process = BotProcess(resolve_bot(bot_path), 0, limits.for_kernel(), limits.max_line_bytes,
+                         limits.max_output_bytes)
+    process.start()
+    process.send({"type": "start", "protocol": 1}, time.monotonic() + 5)
+    parse_ready(process.receive(time.monotonic() + 5))
+
+    game = get_game("five-towers")
+    state = game.new_game(4, 1)
+    round_trips, overheads, engine = [], [], []
+    import random
+    rng = random.Random(1)
+    for step in range(args.decisions):
+        if state.is_over():
+            state = game.new_game(4, step)
+        began = time.perf_counter()
+        seat = state.current_seat()
+        legal = state.legal_actions()
+        observation = state.observation(seat)
+        built = time.perf_counter()
+        waited_before = process.wait_seconds
+        request = {"type": "request", "seat": seat, "step": step, "observation": observation, "legal": legal,
+                   "time": {"decision_ms": 1000, "bank_ms": 10000}}
+        deadline = time.monotonic() + 1
+        process.has_unrequested_output()
+        process.send(request, deadline)
+        action, _ = parse_reply(process.receive(deadline), legal)
+        done = time.perf_counter()
+        engine.append(built - began)
+        round_trips.append(done - built)
+        overheads.append((done - built) - (process.wait_seconds - waited_before))
+        state.apply(rng.choice(legal))  # keep the game moving through every phase
+    process.send({"type": "quit"}, time.monotonic() + 1)
+    process.stop()
+
+    def show(name, values):
+        print(f"{name:<28} median {statistics.median(values) * 1e6:8.1f} µs   p90 {percentile(values, 0.9) * 1e6:8.1f} µs")
+
+    print(f"sandbox {detect_protections().mode}, {args.decisions} decisions, 4-player Five Towers requests, "
+          f"mean request {sum(len(json.dumps(r)) for r in [request]) } bytes (last)")
+    show("round trip", round_trips)
+    show("harness-side overhead", overheads)
+    show("engine (observation+legal)", engine)
+    verdict = "ok" if statistics.median(overheads) < 200e-6 else "MISSED"
+    print(f"target: median harness-side overhead < 200 µs: {verdict}")
+
+
+if __name__ == "__main__":
+    main()
