@@ -15,7 +15,8 @@ from arena.games.agent_avenue.state import AgentAvenueState
 class AgentAvenue(Game):
     name = "agent-avenue"
     title = "Agent Avenue"
-    description = "bluffing spy chase: play one card face up, one face down; the opponent picks"
+    description = ("Bluffing spy chase: play one card face up, one face down; the opponent picks "
+                   "(2 players; 3-4 play the team variant)")
     player_counts = (2, 3, 4)
     options = (
         Option("advanced", "bool", False, "play the advanced game with the Black Market corners"),
