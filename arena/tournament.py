@@ -130,13 +130,18 @@ def available(config: TournamentConfig) -> tuple[TournamentConfig | None, list[s
         return config, []
     if config.game not in game_names():
         return None, [f"skipping {config.game}: the game is not available (known: {', '.join(game_names())})"]
+    from arena.bots import BotError, resolve_bot
+
     notes, bots = [], []
     for entry in config.bots:
         path = entry.get("path") if isinstance(entry, dict) else entry
-        if isinstance(path, str) and _is_path(path) and not Path(path).exists():
-            notes.append(f"{config.game}: leaving out {path} (not found)")
-        else:
-            bots.append(entry)
+        if isinstance(path, str) and _is_path(path):
+            try:
+                resolve_bot(path)
+            except BotError as error:
+                notes.append(f"{config.game}: leaving out {path} ({error})")
+                continue
+        bots.append(entry)
     players = config.players or min(get_game(config.game).player_counts)
     if len(bots) < players:
         return None, notes + [f"skipping {config.game}: {len(bots)} bots available, {players} needed"]
