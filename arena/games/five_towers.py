@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections import Counter
 
 from arena.games.base import Game, GameState, IllegalAction
 
@@ -137,8 +136,14 @@ def fitting_counts(top: int, values: tuple[int, ...]) -> int:
     return mask
 
 
-def count_sums(masks) -> int:
+_SUMS: dict[tuple[int, ...], int] = {}
+
+
+def count_sums(masks: tuple[int, ...]) -> int:
     """Bit mask of the totals reachable by taking one number from each mask (``fitting_counts``)."""
+    sums = _SUMS.get(masks)
+    if sums is not None:
+        return sums
     sums = 1
     for mask in masks:
         combined = 0
@@ -149,6 +154,7 @@ def count_sums(masks) -> int:
             mask >>= 1
             n += 1
         sums = combined
+    _SUMS[masks] = sums
     return sums
 
 
@@ -208,6 +214,7 @@ class FiveTowersState(GameState):
         self.round += 1
         n = self.players
         self.bids: list[int | None] = [None] * n
+        self.high: tuple[int | None, int | None] = (None, None)  # (amount, seat) of the highest bid
         self.passed = [False] * n
         self.to_bid = [(self.start_player + i) % n for i in range(1, n)]
         self.history: list[dict] = []
@@ -219,6 +226,7 @@ class FiveTowersState(GameState):
         self.current = self.start_player
         self._builds = None
         self._buildable_takes: dict[int, int] = {}
+        self._market_colours: dict[int, tuple[int, ...]] | None = None
 
     def reveal_market(self) -> None:
         market = self.market
@@ -245,23 +253,27 @@ class FiveTowersState(GameState):
 
     def high_bid(self) -> tuple[int | None, int | None]:
         """(amount, seat) of the highest standing bid, or (None, None)."""
+        return self.high
+
+    def update_high_bid(self) -> None:
         best = best_seat = None
         for seat, amount in enumerate(self.bids):
             if amount is not None and (best is None or amount > best):
                 best, best_seat = amount, seat
-        return best, best_seat
+        self.high = (best, best_seat)
 
     def bid_range(self) -> range:
         """The amounts the current seat may bid now."""
         if self.phase == REBID:
             others = max((a for s, a in enumerate(self.bids) if a is not None and s != self.current), default=-1)
             return range(others + 1, self.failed_bid)
-        high, _ = self.high_bid()
-        return range(0 if high is None else high + 1, self.max_bid() + 1)
+        high = self.high[0]
+        return range(0 if high is None else high + 1, min(MAX_BID, len(self.market)) + 1)
 
     def bid(self, amount: int) -> None:
         seat = self.current
         self.bids[seat] = amount
+        self.update_high_bid()
         self.history.append({"seat": seat, "type": "bid", "amount": amount})
         self.opening = False
         self.continue_bidding()
@@ -269,14 +281,15 @@ class FiveTowersState(GameState):
     def pass_turn(self) -> None:
         seat = self.current
         self.bids[seat] = None
+        self.update_high_bid()
         self.passed[seat] = True
         self.history.append({"seat": seat, "type": "pass"})
         self.continue_bidding()
 
     def continue_bidding(self) -> None:
         """Next seat in clockwise order; stop at the maximum bid or when all had their chance."""
-        high, _ = self.high_bid()
-        if (high is None or high < self.max_bid()) and self.to_bid:
+        high = self.high[0]
+        if (high is None or high < min(MAX_BID, len(self.market))) and self.to_bid:
             self.phase = BID
             self.current = self.to_bid.pop(0)
         else:
@@ -354,18 +367,19 @@ class FiveTowersState(GameState):
         during the bidding, so a round computes it at most once per seat.
         """
         towers = self.towers[seat]
-        by_colour: dict[int, list[int]] = {}
-        for code in self.market:
-            by_colour.setdefault(code >> 4, []).append(code & 15)
-        values = {colour: tuple(sorted(found)) for colour, found in by_colour.items()}
+        values = self._market_colours
+        if values is None:  # the market does not change while a round's bidding goes on
+            values = self._market_colours = {}
+            for code in sorted(self.market):
+                values[code >> 4] = values.get(code >> 4, ()) + (code & 15,)
         plain = {colour: fitting_counts(towers[colour][-1] if towers[colour] else EMPTY, found)
                  for colour, found in values.items()}
-        takes = count_sums(plain.values())
+        takes = count_sums(tuple(plain.values()))
         for colour in self.teardown_options(seat):
             if colour in values:
                 tower = towers[colour]
                 lowered = fitting_counts(tower[-2] if len(tower) > 1 else EMPTY, values[colour])
-                takes |= count_sums([lowered if c == colour else m for c, m in plain.items()])
+                takes |= count_sums(tuple(lowered if c == colour else m for c, m in plain.items()))
         return takes
 
     @staticmethod
@@ -389,15 +403,46 @@ class FiveTowersState(GameState):
         return self._builds
 
     def random_build(self, rng: random.Random) -> dict:
-        """A buildable build, drawn without listing them all (the fast path of random play)."""
-        selections = self.selections()
-        rng.shuffle(selections)
-        for selection in selections:
-            plans = self.build_plans(selection, self.winner)
-            if plans:
-                teardown, parts = plans[rng.randrange(len(plans))]
-                return self.build_action(teardown, [(c, orders[rng.randrange(len(orders))]) for c, orders in parts])
-        raise AssertionError("a build phase always has a buildable choice")
+        """A buildable build, drawn without listing them all (the fast path of random play).
+
+        Draws a random selection and keeps it when it can be built, with a random teardown
+        among those that allow it; after a few misses it falls back to the full list.
+        """
+        seat = self.winner
+        towers = self.towers[seat]
+        teardowns = self.teardown_options(seat)
+        for _ in range(12):
+            groups: dict[int, list[int]] = {}
+            for code in rng.sample(self.market, self.take):
+                groups.setdefault(code >> 4, []).append(code & 15)
+            failed = None
+            parts = []
+            for colour, values in groups.items():
+                values.sort()
+                tower = towers[colour]
+                orders = placement_orders(tower[-1] if tower else EMPTY, tuple(values))
+                if not orders:
+                    if failed is not None:
+                        break
+                    failed = colour
+                parts.append((colour, orders))
+            else:
+                options = []
+                for teardown in [None] + teardowns:
+                    if teardown is None or teardown not in groups:
+                        if failed is None:
+                            options.append((teardown, parts))
+                        continue
+                    if failed is not None and failed != teardown:
+                        continue
+                    tower = towers[teardown]
+                    lowered = placement_orders(tower[-2] if len(tower) > 1 else EMPTY, tuple(groups[teardown]))
+                    if lowered:
+                        options.append((teardown, [(c, lowered if c == teardown else o) for c, o in parts]))
+                if options:
+                    teardown, chosen = options[int(rng.random() * len(options))]
+                    return self.build_action(teardown, [(c, o[int(rng.random() * len(o))]) for c, o in chosen])
+        return rng.choice(self.legal_builds())
 
     def build(self, cards: list[int], teardown: int | None) -> None:
         """Tear down, then place ``cards`` in order; an impossible placement is rolled back."""
@@ -472,7 +517,7 @@ class FiveTowersState(GameState):
             return self.random_build(rng)
         amounts = self.bid_range()
         choices = len(amounts) + (0 if self.opening else 1)
-        pick = rng.randrange(choices)
+        pick = int(rng.random() * choices)
         if pick == len(amounts):
             return {"type": "pass"}
         return {"type": "bid", "amount": amounts[pick]}
@@ -527,12 +572,14 @@ class FiveTowersState(GameState):
         if len(codes) != self.take:
             raise IllegalAction(f"you won with a bid of {self.take}, so take exactly {self.take} market "
                                 f"cards; you listed {len(codes)}")
-        missing = Counter(codes) - Counter(self.market)
-        if missing:
-            card = card_json(next(iter(missing)))
+        remaining = list(self.market)
+        for code in codes:
+            if code in remaining:
+                remaining.remove(code)
+                continue
             market = ", ".join(f"[{COLOURS[c >> 4]}, {c & 15}]" for c in self.market)
-            raise IllegalAction(f"{card} is not in the market (or listed more often than it is there); "
-                                f"the market is {market}")
+            raise IllegalAction(f"{card_json(code)} is not in the market (or listed more often than it is "
+                                f"there); the market is {market}")
         teardown = action.get("teardown")
         if teardown is None:
             return codes, None
