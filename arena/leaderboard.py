@@ -55,16 +55,17 @@ def game_leaderboard(store: Store, game: str, limit: int | None = None) -> dict:
 def tournament_leaderboard(store: Store, tournament_id: int, limit: int | None = None) -> dict:
     tournament = store.tournament(tournament_id)
     failures = ", ".join(f"COALESCE(SUM(s.status = '{kind}'), 0) AS failures_{kind}" for kind in FAILURE_KINDS)
+    # CROSS JOIN fixes the join order: from the tournament's matches to their seats, never a
+    # scan of every seat in the database.
     counts = {row["bot_version_id"]: row for row in store.query(
         f"SELECT s.bot_version_id, COUNT(*) AS matches, COALESCE(SUM(s.rank = 1), 0) AS first_places,"
-        f" COALESCE(SUM(s.rank), 0) AS rank_sum, {failures} FROM match_seats s JOIN matches m ON m.id = s.match_id"
+        f" COALESCE(SUM(s.rank), 0) AS rank_sum, {failures} FROM matches m CROSS JOIN match_seats s ON s.match_id = m.id"
         f" WHERE m.tournament_id = ? AND m.rating_seq IS NOT NULL GROUP BY s.bot_version_id", [tournament_id])}
-    latest: dict[int, tuple[float, float]] = {}
-    for row in store.query(
-            "SELECT h.bot_version_id, h.mu_after, h.sigma_after FROM rating_history h"
-            " JOIN matches m ON m.id = h.match_id WHERE m.tournament_id = ? ORDER BY m.rating_seq",
-            [tournament_id]):
-        latest[row["bot_version_id"]] = (row["mu_after"], row["sigma_after"])
+    latest = {row["bot_version_id"]: (row["mu_after"], row["sigma_after"]) for row in store.query(
+        "SELECT bot_version_id, mu_after, sigma_after FROM (SELECT h.bot_version_id, h.mu_after, h.sigma_after,"
+        " ROW_NUMBER() OVER (PARTITION BY h.bot_version_id ORDER BY m.rating_seq DESC) AS latest"
+        " FROM matches m CROSS JOIN rating_history h ON h.match_id = m.id WHERE m.tournament_id = ?)"
+        " WHERE latest = 1", [tournament_id])}
     entries = []
     for entrant in store.tournament_entries(tournament_id):
         version_id = entrant["bot_version_id"]
