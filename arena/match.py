@@ -336,15 +336,20 @@ def _fail(seat: Seat, status: str, message: str, step: int, log: list) -> None:
 
 
 def _final_ranks(state, seats: list[Seat]) -> list[int]:
-    """The game's ranks, except that failed seats (and their teammates) come last."""
+    """The game's ranks, except that failed seats (and their teammates) come last.
+
+    In team games the ranking is over teams, so teammates share a rank and two teams give
+    ranks 1 and 2 (not 1 and 3).
+    """
     ranks = state.ranks()
     failed = [s.failed for s in seats]
-    for team in state.teams() or []:
-        if any(failed[i] for i in team):
-            for i in team:
-                failed[i] = True
-    keys = [(failed[i], ranks[i]) for i in range(len(seats))]
-    return [1 + sum(1 for other in keys if other < key) for key in keys]
+    teams = state.teams() or [[i] for i in range(len(seats))]
+    team_keys = [(any(failed[i] for i in team), min(ranks[i] for i in team)) for team in teams]
+    result = [0] * len(seats)
+    for team, key in zip(teams, team_keys):
+        for i in team:
+            result[i] = 1 + sum(1 for other in team_keys if other < key)
+    return result
 
 
 def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list) -> None:

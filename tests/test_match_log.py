@@ -37,3 +37,21 @@ def test_fallback_actions_are_logged_as_such(tmp_path, test_bot):
     result = play_match(MatchSpec("toy", [crasher, test_bot("greedy.py")], seed=3))
     fallbacks = [e for e in result.log if e["event"] == "action" and e["by"] == "fallback"]
     assert [e["seat"] for e in fallbacks] == [0, 0, 0]
+
+
+def test_team_ranks_are_ranks_of_teams(tmp_path):
+    from botmaker import write_bot
+
+    bot = write_bot(tmp_path, "first_legal")
+    result = play_match(MatchSpec("agent-avenue", [bot] * 4, seed=5))
+    assert result.teams == [[0, 2], [1, 3]]
+    assert sorted(result.ranks) == [1, 1, 2, 2]
+    assert result.ranks[0] == result.ranks[2] and result.ranks[1] == result.ranks[3]
+
+
+def test_a_failed_teammate_puts_the_whole_team_last(tmp_path):
+    from botmaker import write_bot
+
+    good, crasher = write_bot(tmp_path, "good"), write_bot(tmp_path, "crasher", on_start="sys.exit(1)")
+    result = play_match(MatchSpec("agent-avenue", [good, good, crasher, good], seed=5))
+    assert result.ranks == [2, 1, 2, 1]
