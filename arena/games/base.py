@@ -93,7 +93,8 @@ class Option:
             values = "true|false"
         else:
             values = "int"
-        return f"{self.name}={values} (default {self.default}): {self.help}"
+        default = str(self.default).lower() if self.kind == "bool" else self.default
+        return f"{self.name}={values} (default {default}): {self.help}"
 
 
 class Game(ABC):
