@@ -372,14 +372,21 @@ class FiveTowersState(GameState):
             values = self._market_colours = {}
             for code in sorted(self.market):
                 values[code >> 4] = values.get(code >> 4, ()) + (code & 15,)
-        plain = {colour: fitting_counts(towers[colour][-1] if towers[colour] else EMPTY, found)
-                 for colour, found in values.items()}
-        takes = count_sums(tuple(plain.values()))
-        for colour in self.teardown_options(seat):
-            if colour in values:
-                tower = towers[colour]
-                lowered = fitting_counts(tower[-2] if len(tower) > 1 else EMPTY, values[colour])
-                takes |= count_sums(tuple(lowered if c == colour else m for c, m in plain.items()))
+        plain = []
+        for colour, found in values.items():
+            tower = towers[colour]
+            key = (tower[-1] if tower else EMPTY, found)
+            mask = _COUNTS.get(key)
+            plain.append(fitting_counts(*key) if mask is None else mask)
+        takes = count_sums(tuple(plain))
+        everything = (2 << len(self.market)) - 1
+        for index, (colour, found) in enumerate(values.items()):
+            if takes == everything:
+                break  # a teardown cannot add anything
+            tower = towers[colour]
+            if tower and tower[-1] != CAP:
+                lowered = fitting_counts(tower[-2] if len(tower) > 1 else EMPTY, found)
+                takes |= count_sums(tuple(plain[:index]) + (lowered,) + tuple(plain[index + 1:]))
         return takes
 
     @staticmethod

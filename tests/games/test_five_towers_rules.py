@@ -497,6 +497,19 @@ def test_the_game_ends_after_the_round_in_which_the_draw_pile_runs_out_the_secon
     assert state.legal_actions() == []
 
 
+def test_the_discard_pile_is_reshuffled_only_once():
+    state = new_state(2)
+    state.pass_number = 2
+    state.draw = [code("tree", v) for v in range(7)]
+    state.discard = [code("sand", v) for v in range(10)]
+    finish_round(state)
+    finish_round(state)  # reveals the last 2 cards: the draw pile runs out the second time
+    assert state.last_round and len(state.market) == 2
+    finish_round(state)
+    assert state.is_over() and state.pass_number == 2 and state.round == 3
+    assert len(state.discard) == 10 + 5 + 5 + 2 and state.draw == []
+
+
 def test_the_final_market_may_have_fewer_than_five_cards():
     state = new_state(3)
     state.pass_number = 2
