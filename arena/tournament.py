@@ -238,6 +238,9 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
         raise TournamentError(f"tournament {tournament_id} is being run by process {tournament['runner_pid']}")
     limits = tournament["config"].get("limits") or {}
     pending = store.pending_matches(tournament_id)
+    missing = sorted({bot for match in pending for bot in match["bots"] if not Path(bot).exists()})
+    if missing:  # playing now would store every match as an error; better to stop and say why
+        raise TournamentError(f"the stored copy of a bot is missing: {missing[0]}")
     summary = RunSummary(tournament_id)
     started = time.monotonic()
     if not pending:

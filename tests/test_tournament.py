@@ -208,3 +208,14 @@ def test_ctrl_c_lets_running_matches_finish_and_resume_completes_the_tournament(
     assert arena(db, "tournament", "resume", "1").returncode == 0
     with Store(db, create=False) as store:
         assert store.tournaments()[0]["matches_finished"] == 12
+
+
+def test_a_missing_stored_bot_copy_stops_the_run_before_any_match(tmp_path, bots):
+    import shutil
+
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="toy", bots=bots[:2], players=2, seed=3))
+        shutil.rmtree(store.root / "bots" / "toy" / "first")
+        with pytest.raises(TournamentError, match="stored copy of a bot is missing"):
+            run(store, tournament_id, workers=1)
+        assert store.tournament(tournament_id)["matches_pending"] == 2
