@@ -136,6 +136,19 @@ def fitting_counts(top: int, values: tuple[int, ...]) -> int:
     return mask
 
 
+_FITTING: dict[tuple[int, tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
+
+
+def fitting_orders(top: int, values: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
+    """Every placement order, on ``top``, of every distinct choice of ``n`` of ``values``."""
+    key = (top, values, n)
+    orders = _FITTING.get(key)
+    if orders is None:
+        orders = _FITTING[key] = tuple(order for chosen in sorted(set(itertools.combinations(values, n)))
+                                       for order in placement_orders(top, chosen))
+    return orders
+
+
 _SUMS: dict[tuple[int, ...], int] = {}
 
 
@@ -358,6 +371,14 @@ class FiveTowersState(GameState):
             self._buildable_takes[seat] = self.buildable_takes(seat)
         return bool(self._buildable_takes[seat] >> self.take & 1)
 
+    def market_colours(self) -> dict[int, tuple[int, ...]]:
+        """Colour -> its market values, sorted (the market does not change during bidding)."""
+        if self._market_colours is None:
+            values = self._market_colours = {}
+            for code in sorted(self.market):
+                values[code >> 4] = values.get(code >> 4, ()) + (code & 15,)
+        return self._market_colours
+
     def buildable_takes(self, seat: int) -> int:
         """Bit mask of the numbers of market cards ``seat`` could build this round.
 
@@ -367,11 +388,7 @@ class FiveTowersState(GameState):
         during the bidding, so a round computes it at most once per seat.
         """
         towers = self.towers[seat]
-        values = self._market_colours
-        if values is None:  # the market does not change while a round's bidding goes on
-            values = self._market_colours = {}
-            for code in sorted(self.market):
-                values[code >> 4] = values.get(code >> 4, ()) + (code & 15,)
+        values = self.market_colours()
         plain = []
         for colour, found in values.items():
             tower = towers[colour]
@@ -412,44 +429,39 @@ class FiveTowersState(GameState):
     def random_build(self, rng: random.Random) -> dict:
         """A buildable build, drawn without listing them all (the fast path of random play).
 
-        Draws a random selection and keeps it when it can be built, with a random teardown
-        among those that allow it; after a few misses it falls back to the full list.
+        Draws a teardown among those that leave ``take`` cards buildable, then colour by
+        colour a number of cards that keeps the total reachable, then cards and an order that
+        fit. Every step only offers what can be completed, so it never misses; the result
+        is the canonical form of a listed build (not drawn uniformly from the list).
         """
-        seat = self.winner
-        towers = self.towers[seat]
-        teardowns = self.teardown_options(seat)
-        for _ in range(12):
-            groups: dict[int, list[int]] = {}
-            for code in rng.sample(self.market, self.take):
-                groups.setdefault(code >> 4, []).append(code & 15)
-            failed = None
-            parts = []
-            for colour, values in groups.items():
-                values.sort()
-                tower = towers[colour]
-                orders = placement_orders(tower[-1] if tower else EMPTY, tuple(values))
-                if not orders:
-                    if failed is not None:
-                        break
-                    failed = colour
-                parts.append((colour, orders))
-            else:
-                options = []
-                for teardown in [None] + teardowns:
-                    if teardown is None or teardown not in groups:
-                        if failed is None:
-                            options.append((teardown, parts))
-                        continue
-                    if failed is not None and failed != teardown:
-                        continue
-                    tower = towers[teardown]
-                    lowered = placement_orders(tower[-2] if len(tower) > 1 else EMPTY, tuple(groups[teardown]))
-                    if lowered:
-                        options.append((teardown, [(c, lowered if c == teardown else o) for c, o in parts]))
-                if options:
-                    teardown, chosen = options[int(rng.random() * len(options))]
-                    return self.build_action(teardown, [(c, o[int(rng.random() * len(o))]) for c, o in chosen])
-        return rng.choice(self.legal_builds())
+        towers = self.towers[self.winner]
+        items = list(self.market_colours().items())
+        tops = [towers[colour][-1] if towers[colour] else EMPTY for colour, _ in items]
+        plain = [fitting_counts(top, values) for top, (_, values) in zip(tops, items)]
+        take = self.take
+        options = []
+        if count_sums(tuple(plain)) >> take & 1:
+            options += [(colour, tops, plain) for colour in [None] + self.teardown_options(self.winner)
+                        if colour is None or not any(colour == c for c, _ in items)]
+        for index, (colour, values) in enumerate(items):
+            tower = towers[colour]
+            if tower and tower[-1] != CAP:
+                lowered = tower[-2] if len(tower) > 1 else EMPTY
+                masks = plain[:index] + [fitting_counts(lowered, values)] + plain[index + 1:]
+                if count_sums(tuple(masks)) >> take & 1:
+                    options.append((colour, tops[:index] + [lowered] + tops[index + 1:], masks))
+        teardown, tops, masks = options[int(rng.random() * len(options))]
+        chosen = []
+        left = take
+        for index, (colour, values) in enumerate(items):
+            rest = count_sums(tuple(masks[index + 1:]))
+            counts = [n for n in range(min(left, len(values)) + 1) if masks[index] >> n & 1 and rest >> (left - n) & 1]
+            n = counts[int(rng.random() * len(counts))]
+            if n:
+                orders = fitting_orders(tops[index], values, n)
+                chosen.append((colour, orders[int(rng.random() * len(orders))]))
+                left -= n
+        return self.build_action(teardown, chosen)
 
     def build(self, cards: list[int], teardown: int | None) -> None:
         """Tear down, then place ``cards`` in order; an impossible placement is rolled back."""

@@ -146,26 +146,6 @@ def test_random_action_is_always_one_of_the_listed_actions():
                 state.apply(action)
 
 
-class UnluckyRandom(random.Random):
-    """Always draws the same (unbuildable) market selection, so the sampler must fall back."""
-
-    def sample(self, population, k):
-        return list(population)[:k]
-
-
-def test_random_build_falls_back_to_the_listed_builds_when_sampling_keeps_missing():
-    state = GAME.new_game(2, 1)
-    candy, tree, scrap, sand = (COLOURS.index(name) * 16 for name in ("candy", "tree", "scrap", "sand"))
-    state.market = [candy + 3, candy + 2, tree + 11, scrap + 6, sand + 1]
-    state.towers[0][COLOURS.index("candy")] = [0]  # capped: no candy card fits, and a 0 stays
-    state.apply({"type": "bid", "amount": 2})
-    state.apply({"type": "pass"})
-    assert state.phase == BUILD
-    action = state.random_action(UnluckyRandom(5))
-    assert action in state.legal_actions()
-    assert all(card[0] != "candy" for card in action["cards"])
-
-
 def build_phases(players: int, seeds: range, every: int = 1):
     """States where a seat must build, or has just been rolled back automatically."""
     for seed in seeds:
