@@ -238,7 +238,7 @@ class FiveTowersState(GameState):
         self.phase = BID
         self.current = self.start_player
         self._builds = None
-        self._buildable_takes: dict[int, int] = {}
+        self._outlines: dict[int, list] = {}
         self._market_colours: dict[int, tuple[int, ...]] | None = None
 
     def reveal_market(self) -> None:
@@ -366,10 +366,7 @@ class FiveTowersState(GameState):
 
     def any_build(self) -> bool:
         """Can the winner build some choice of ``take`` market cards (teardown allowed)?"""
-        seat = self.winner
-        if seat not in self._buildable_takes:
-            self._buildable_takes[seat] = self.buildable_takes(seat)
-        return bool(self._buildable_takes[seat] >> self.take & 1)
+        return any(takes >> self.take & 1 for _, _, _, takes in self.outline(self.winner))
 
     def market_colours(self) -> dict[int, tuple[int, ...]]:
         """Colour -> its market values, sorted (the market does not change during bidding)."""
@@ -379,32 +376,33 @@ class FiveTowersState(GameState):
                 values[code >> 4] = values.get(code >> 4, ()) + (code & 15,)
         return self._market_colours
 
-    def buildable_takes(self, seat: int) -> int:
-        """Bit mask of the numbers of market cards ``seat`` could build this round.
+    def outline(self, seat: int) -> list[tuple[int | None, list[int], list[int], int]]:
+        """What ``seat`` could build this round, per teardown, without listing selections.
 
-        Colours are independent, so this asks per colour how many of its market cards fit
-        on its tower, then which totals those numbers add up to; it never lists selections,
-        which keeps the frequent "nothing fits" case cheap. Towers and market do not change
-        during the bidding, so a round computes it at most once per seat.
+        One entry per teardown that matters: (teardown colour or None, the top of each market
+        colour's tower, for each market colour a bit mask of how many of its market cards
+        fit, a bit mask of the totals those add up to). Colours are independent, so these
+        masks answer "can n cards be built?" cheaply, which the frequent "nothing fits" case
+        needs. A teardown of a colour that is not in the market changes nothing here and
+        shares the first entry. Towers and market do not change during the bidding, so a
+        round computes this at most once per seat.
         """
-        towers = self.towers[seat]
-        values = self.market_colours()
-        plain = []
-        for colour, found in values.items():
-            tower = towers[colour]
-            key = (tower[-1] if tower else EMPTY, found)
-            mask = _COUNTS.get(key)
-            plain.append(fitting_counts(*key) if mask is None else mask)
-        takes = count_sums(tuple(plain))
-        everything = (2 << len(self.market)) - 1
-        for index, (colour, found) in enumerate(values.items()):
-            if takes == everything:
-                break  # a teardown cannot add anything
-            tower = towers[colour]
-            if tower and tower[-1] != CAP:
-                lowered = fitting_counts(tower[-2] if len(tower) > 1 else EMPTY, found)
-                takes |= count_sums(tuple(plain[:index]) + (lowered,) + tuple(plain[index + 1:]))
-        return takes
+        outline = self._outlines.get(seat)
+        if outline is None:
+            towers = self.towers[seat]
+            items = self.market_colours().items()
+            tops = [towers[colour][-1] if towers[colour] else EMPTY for colour, _ in items]
+            plain = [fitting_counts(top, values) for top, (_, values) in zip(tops, items)]
+            outline = [(None, tops, plain, count_sums(tuple(plain)))]
+            for index, (colour, values) in enumerate(items):
+                tower = towers[colour]
+                if tower and tower[-1] != CAP:
+                    lowered = tower[-2] if len(tower) > 1 else EMPTY
+                    masks = plain[:index] + [fitting_counts(lowered, values)] + plain[index + 1:]
+                    outline.append((colour, tops[:index] + [lowered] + tops[index + 1:], masks,
+                                    count_sums(tuple(masks))))
+            self._outlines[seat] = outline
+        return outline
 
     @staticmethod
     def build_action(teardown: int | None, chosen: list[tuple[int, tuple[int, ...]]]) -> dict:
@@ -434,22 +432,15 @@ class FiveTowersState(GameState):
         fit. Every step only offers what can be completed, so it never misses; the result
         is the canonical form of a listed build (not drawn uniformly from the list).
         """
-        towers = self.towers[self.winner]
-        items = list(self.market_colours().items())
-        tops = [towers[colour][-1] if towers[colour] else EMPTY for colour, _ in items]
-        plain = [fitting_counts(top, values) for top, (_, values) in zip(tops, items)]
         take = self.take
-        options = []
-        if count_sums(tuple(plain)) >> take & 1:
+        outline = self.outline(self.winner)
+        items = list(self.market_colours().items())
+        options = [(colour, tops, masks) for colour, tops, masks, takes in outline[1:] if takes >> take & 1]
+        _, tops, plain, takes = outline[0]
+        if takes >> take & 1:
+            in_market = self._market_colours
             options += [(colour, tops, plain) for colour in [None] + self.teardown_options(self.winner)
-                        if colour is None or not any(colour == c for c, _ in items)]
-        for index, (colour, values) in enumerate(items):
-            tower = towers[colour]
-            if tower and tower[-1] != CAP:
-                lowered = tower[-2] if len(tower) > 1 else EMPTY
-                masks = plain[:index] + [fitting_counts(lowered, values)] + plain[index + 1:]
-                if count_sums(tuple(masks)) >> take & 1:
-                    options.append((colour, tops[:index] + [lowered] + tops[index + 1:], masks))
+                        if colour not in in_market]
         teardown, tops, masks = options[int(rng.random() * len(options))]
         chosen = []
         left = take
