@@ -8,7 +8,8 @@ import click
 
 from arena import __version__
 from arena.games import all_games, get_game
-from arena.store import DEFAULT_DB
+
+DEFAULT_DB = "results/arena.db"  # arena.store.DEFAULT_DB; not imported, to keep start-up quick
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

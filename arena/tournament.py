@@ -5,8 +5,8 @@ matches on a `multiprocess` pool and commits each one as soon as it finishes (so
 loses at most the matches that were running); `arena.store` applies ratings in schedule order.
 Resuming is running again: exactly the matches still pending are played.
 
-Ctrl-C stops cleanly: no new match starts, the running ones finish and are stored; a second
-Ctrl-C abandons them (they stay pending and are played on resume).
+Ctrl-C (or SIGTERM) stops cleanly: no new match starts, the running ones finish and are
+stored; a second one abandons them (they stay pending and are played on resume).
 """
 
 from __future__ import annotations
@@ -253,6 +253,7 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
     stopping = False
     context = multiprocess.get_context("fork") if hasattr(os, "fork") else multiprocess
     pool = context.Pool(workers, initializer=_worker_init)
+    restore_sigterm = _sigterm_as_ctrl_c()
     try:
         if progress:
             progress(0, len(pending))
@@ -286,6 +287,7 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
                     notify(f"stopping: waiting for {len(in_flight)} running match(es) to finish"
                            " (Ctrl-C again to abandon them)")
     finally:
+        restore_sigterm()
         pool.terminate()
         pool.join()
         summary.seconds = time.monotonic() - started
@@ -293,6 +295,20 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
         summary.interrupted = summary.remaining > 0
         store.set_tournament_status(tournament_id, "interrupted" if summary.interrupted else "finished")
     return summary
+
+
+def _sigterm_as_ctrl_c() -> Callable[[], None]:
+    """While running, SIGTERM (a service manager's stop) means what Ctrl-C means."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 def _store_result(store: Store, outcome: tuple, summary: RunSummary) -> None:

@@ -132,3 +132,9 @@ def test_a_tournament_file_skips_what_is_unavailable_when_asked(db, bots, tmp_pa
     assert out.exit_code == 0, out.output
     assert "leaving out" in out.stderr and "skipping no-such-game" in out.stderr
     assert "tournament 1 finished: 2 matches played" in out.stdout
+
+
+def test_the_cli_default_database_is_the_stores():
+    from arena import cli, store
+
+    assert cli.DEFAULT_DB == store.DEFAULT_DB

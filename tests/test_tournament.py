@@ -193,11 +193,12 @@ def test_kill_9_loses_no_finished_match_and_resume_equals_an_uninterrupted_run(t
 
 
 @pytest.mark.slow
-def test_ctrl_c_lets_running_matches_finish_and_resume_completes_the_tournament(tmp_path, bots):
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_lets_running_matches_finish_and_resume_completes_the_tournament(tmp_path, bots, stop):
     db = tmp_path / "arena.db"
     process = start_tournament(db, bots)
     wait_for_finished(db, 2, process)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert "arena tournament resume 1" in out
