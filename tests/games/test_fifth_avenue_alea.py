@@ -8,7 +8,7 @@ from arena.games.base import random_playout
 from arena.games.fifth_avenue import board as B
 from arena.games.fifth_avenue.auction import alea_draw
 from test_fifth_avenue_support import (GAME, PASS, at_turn, commissioner, empty_board, empty_hands,
-                                       hand, put, raise_, start_round)
+                                       hand, put, bid, start_round)
 
 TS = B.DISTRICT_INDEX["ts"]
 ALEA = 2
@@ -47,9 +47,9 @@ def test_alea_acts_third_and_only_once():
     hand(state, 0, {"orange": [4, 6]}, black=[6, 6])
     hand(state, 1, {"orange": [5]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("orange", [4]))
+    bid(state, "orange", [4])
     assert state.auction.alea_acted is False
-    state.apply(raise_("orange", [5]))
+    bid(state, "orange", [5])
     # Alea turned up 4, 5, 4: bid 13 beats 5.
     assert state.auction.alea_acted is True and state.auction.leader == ALEA and state.auction.high == 13
     assert state.auction.alea_cards == [4, 5, 4]
@@ -69,7 +69,7 @@ def test_alea_is_out_when_its_sum_does_not_beat_the_top_bid():
     hand(state, 0, {"orange": [4, 6]})
     hand(state, 1, {"orange": [5]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("orange", [4, 6]))  # 10 beats Alea's 8; seat 1 cannot beat 10
+    bid(state, "orange", [4, 6])  # 10 beats Alea's 8; seat 1 cannot beat 10
     d, p = TS, B.RINGS["ts"].index("orange")
     assert state.owner[d][p] == 0 and ALEA not in state.owner[d]
 
@@ -90,10 +90,10 @@ def test_players_may_overbid_alea_which_is_then_out():
     hand(state, 0, {"orange": [4]}, black=[5])
     hand(state, 1, {"green": [5]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("orange", [4]))
+    bid(state, "orange", [4])
     state.apply(PASS)  # seat 1
     assert state.auction.leader == ALEA and state.current_seat() == 0
-    state.apply(raise_("orange", [], [5]))  # 9 beats 8
+    bid(state, "orange", [], [5])  # 9 beats 8
     d, p = TS, B.RINGS["ts"].index("orange")
     assert state.owner[d][p] == 0 and state.towers[d][p] == 2
 
@@ -142,7 +142,7 @@ def test_alea_skyscrapers_count_for_the_building_stop_declarer():
         put(state, "ts", colour, businesses=["boutique"])
     hand(state, 0, {ring[2]: [6]}, black=[6, 6, 6])  # 24 beats any Alea bid
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_(ring[2], [6], [6, 6, 6]))
+    bid(state, ring[2], [6], [6, 6, 6])
     assert state.closed[TS] and state.scores_[0] == 4
     assert state.gone == [0, 1, 3]
 

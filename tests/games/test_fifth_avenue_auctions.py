@@ -7,7 +7,7 @@ import pytest
 from arena.games.base import IllegalAction
 from arena.games.fifth_avenue import board as B
 from test_fifth_avenue_support import (PASS, after_setup, at_move, commissioner, empty_board,
-                                       empty_hands, hand, put, raise_, start_round)
+                                       empty_hands, hand, put, bid, start_round, add, DONE)
 
 
 def auction_board(players=3):
@@ -78,9 +78,9 @@ def test_bidding_starts_with_the_mover_and_goes_clockwise():
         hand(state, seat, {"orange": [4, 4, 5]})
     start_round(state, 1, markers=["ts"])
     order = []
-    for action in (raise_("orange", [4]), raise_("orange", [5]), raise_("orange", [4, 4])):
+    for coloured in ([4], [5], [4, 4]):
         order.append(state.current_seat())
-        state.apply(action)
+        bid(state, "orange", coloured)
     assert order == [1, 2, 0]
 
 
@@ -89,10 +89,13 @@ def test_a_raise_must_exceed_the_highest_total():
     hand(state, 0, {"orange": [5]})
     hand(state, 1, {"orange": [4, 5]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("orange", [5]))
+    bid(state, "orange", [5])
+    state.apply(add("orange", 4))
+    assert DONE not in state.legal_actions()
     with pytest.raises(IllegalAction, match="does not exceed"):
-        state.apply(raise_("orange", [4]))
-    assert all(sum(a["coloured"]) + sum(a["black"]) > 5 for a in state.legal_actions() if a["type"] == "raise")
+        state.apply(DONE)
+    state.apply(add("orange", 5))
+    assert DONE in state.legal_actions()
 
 
 def test_bids_are_cumulative():
@@ -101,10 +104,10 @@ def test_bids_are_cumulative():
     hand(state, 0, {"orange": [4]}, black=[4])
     hand(state, 1, {"green": [5, 6]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("orange", [4]))
-    state.apply(raise_("green", [5]))
+    bid(state, "orange", [4])
+    bid(state, "green", [5])
     # Seat 0 adds a black 4: 4 + 4 = 8 beats 5.
-    state.apply(raise_("orange", [], [4]))
+    bid(state, "orange", [], [4])
     assert state.auction.bids[0].total() == 8 and state.auction.high == 8
 
 
@@ -112,8 +115,9 @@ def test_first_bid_needs_a_coloured_card():
     state = auction_board()
     hand(state, 0, {"orange": [4]}, black=[6, 6])
     start_round(state, 0, markers=["ts"])
-    with pytest.raises(IllegalAction, match="coloured card"):
-        state.apply(raise_("orange", [], [6]))
+    assert add("black", 6) not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="must be coloured"):
+        state.apply(add("black", 6))
 
 
 def test_later_cards_must_be_the_first_colour_or_black():
@@ -121,11 +125,11 @@ def test_later_cards_must_be_the_first_colour_or_black():
     hand(state, 0, {"orange": [4, 5], "green": [6]}, black=[5])
     hand(state, 1, {"green": [6]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("orange", [4]))
-    state.apply(raise_("green", [6]))  # seat 2 holds no card and passes automatically
-    assert {a["colour"] for a in state.legal_actions() if a["type"] == "raise"} == {"orange"}
+    bid(state, "orange", [4])
+    bid(state, "green", [6])  # seat 2 holds no card and passes automatically
+    assert {a["colour"] for a in state.legal_actions() if a["type"] == "add"} == {"orange", "black"}
     with pytest.raises(IllegalAction, match="orange"):
-        state.apply(raise_("green", [6]))
+        state.apply(add("green", 6))
 
 
 def test_first_card_colour_is_the_own_plot_colour():
@@ -163,8 +167,8 @@ def test_a_pass_is_final_and_the_cards_go_back_to_the_hand():
     hand(state, 0, {"orange": [4, 5, 6]})
     hand(state, 1, {"orange": [5, 6]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("orange", [4]))
-    state.apply(raise_("orange", [5]))
+    bid(state, "orange", [4])
+    bid(state, "orange", [5])
     state.apply(PASS)
     assert state.coloured[0][0] == [1, 1, 1]
     # Seat 1 is the only bidder left: the auction ends without asking seat 0 again.
@@ -177,7 +181,7 @@ def test_winner_discards_bid_cards_under_their_stacks():
     start_round(state, 0, markers=["ts"])
     green_before = list(state.stacks[1])
     black_before = list(state.black_stack)
-    state.apply(raise_("green", [5], [4, 6]))
+    bid(state, "green", [5], [4, 6])
     assert state.stacks[1] == [5] + green_before
     assert state.black_stack[2:] == black_before and sorted(state.black_stack[:2]) == [4, 6]
     assert state.coloured[0][1] == [0, 0, 0] and state.black[0] == [0, 0, 0]
@@ -191,7 +195,7 @@ def test_winner_builds_three_two_one_by_the_highest_card(coloured, black, built)
     state.own_supply[0] = 5
     hand(state, 0, {"brown": coloured}, black=black)
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("brown", coloured, black))
+    bid(state, "brown", coloured, black)
     d, p = B.DISTRICT_INDEX["ts"], B.RINGS["ts"].index("brown")
     assert state.towers[d][p] == built and state.owner[d][p] == 0
     assert state.own_supply[0] == 5 - built
@@ -202,7 +206,7 @@ def test_winner_builds_fewer_when_the_own_supply_is_short():
     state.own_supply[0] = 1
     hand(state, 0, {"brown": [4]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("brown", [4]))
+    bid(state, "brown", [4])
     d, p = B.DISTRICT_INDEX["ts"], B.RINGS["ts"].index("brown")
     assert state.towers[d][p] == 1 and state.own_supply[0] == 0
 
@@ -212,7 +216,7 @@ def test_winner_builds_on_its_own_plot():
     put(state, "ts", "gray", owner=0, towers=1)
     hand(state, 0, {"gray": [5]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("gray", [5]))
+    bid(state, "gray", [5])
     assert state.towers[B.DISTRICT_INDEX["ts"]][2] == 3
 
 
@@ -231,7 +235,7 @@ def test_seat_that_cannot_raise_passes_automatically():
     hand(state, 1, {"brown": [4]})  # cannot beat 4
     hand(state, 2, {"green": [6]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("brown", [4]))
+    bid(state, "brown", [4])
     assert state.current_seat() == 2
     assert state.auction.passed[1] is True
 
@@ -244,10 +248,10 @@ def test_central_park_opener_chooses_the_colour_for_everybody():
     assert state.decision() == "park_colour" and state.current_seat() == 0
     state.apply({"type": "park_colour", "colour": "green"})
     assert {a.get("colour") for a in state.legal_actions()} == {None, "green"}
-    state.apply(raise_("green", [4]))
+    bid(state, "green", [4])
     assert {a.get("colour") for a in state.legal_actions()} == {None, "green"}
     with pytest.raises(IllegalAction):
-        state.apply(raise_("orange", [6]))
+        bid(state, "orange", [6])
 
 
 def test_central_park_winner_places_skyscrapers_around_the_park():
@@ -255,7 +259,7 @@ def test_central_park_winner_places_skyscrapers_around_the_park():
     hand(state, 0, {"green": [5]})
     start_round(state, 0)
     state.apply({"type": "park_colour", "colour": "green"})
-    state.apply(raise_("green", [5]))
+    bid(state, "green", [5])
     assert state.park[0] == 2 and state.own_supply[0] == 1
 
 
@@ -273,3 +277,25 @@ def test_option_c_move_may_start_the_round_and_cards_follow_it():
     assert state.decision() == "take_cards" and state.current_seat() == 0
     state.apply(state.legal_actions()[0])
     assert state.decision() == "move"
+
+
+def test_pass_in_the_middle_of_a_raise_returns_every_card():
+    state = auction_board()
+    hand(state, 0, {"orange": [4, 6]}, black=[5])
+    hand(state, 1, {"orange": [5, 6]})
+    start_round(state, 0, markers=["ts"])
+    bid(state, "orange", [4])
+    bid(state, "orange", [5])
+    state.apply(add("black", 5))  # the raise is not done yet
+    state.apply(PASS)
+    assert state.coloured[0][0] == [1, 0, 1] and state.black[0] == [0, 1, 0]
+
+
+def test_cards_being_added_are_shown_in_the_observation():
+    state = auction_board()
+    hand(state, 0, {"orange": [4, 6]})
+    start_round(state, 0, markers=["ts"])
+    state.apply(add("orange", 4))
+    bidder = state.observation(1)["auction"]["bidders"][0]
+    assert bidder["bidder"] == 0 and bidder["coloured"] == [4] and bidder["total"] == 4
+    assert state.observation(1)["auction"]["high"] == 0

@@ -7,7 +7,7 @@ import pytest
 from arena.games.base import IllegalAction
 from arena.games.fifth_avenue import board as B
 from test_fifth_avenue_support import (PASS, after_setup, at_turn, empty_board, empty_hands, hand,
-                                       put, raise_, start_round)
+                                       put, bid, start_round)
 
 
 def test_seven_districts_in_three_columns_from_city_hall():
@@ -86,10 +86,10 @@ def test_player_with_a_plot_must_bid_its_colour_so_never_owns_two():
     put(state, "ts", "gray", owner=0, towers=1)
     hand(state, 0, {"green": [4], "gray": [4]})
     start_round(state, 0, markers=["ts"])
-    raises = [a for a in state.legal_actions() if a["type"] == "raise"]
-    assert {a["colour"] for a in raises} == {"gray"}
-    with pytest.raises(IllegalAction):
-        state.apply(raise_("green", [4]))
+    adds = [a for a in state.legal_actions() if a["type"] == "add"]
+    assert {a["colour"] for a in adds} == {"gray"}
+    with pytest.raises(IllegalAction, match="gray"):
+        state.apply({"type": "add", "colour": "green", "value": 4})
 
 
 def test_skyscrapers_are_never_built_on_a_business_plot_when_plots_are_empty():
@@ -98,5 +98,5 @@ def test_skyscrapers_are_never_built_on_a_business_plot_when_plots_are_empty():
     put(state, "ts", "gray", businesses=["boutique"])
     hand(state, 0, {"gray": [4], "green": [4]})
     start_round(state, 0, markers=["ts"])
-    assert {a["colour"] for a in state.legal_actions() if a["type"] == "raise"} == {"green"}
+    assert {a["colour"] for a in state.legal_actions() if a["type"] == "add"} == {"green"}
     assert PASS in state.legal_actions()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from arena.games.fifth_avenue import board as B
 from test_fifth_avenue_support import (at_move, at_turn, commissioner, empty_board, empty_hands,
-                                       hand, put, raise_, start_round)
+                                       hand, put, bid, start_round)
 
 TS = B.DISTRICT_INDEX["ts"]
 
@@ -26,7 +26,7 @@ def test_official_example_declarer_gets_4_and_others_half():
     state = full_times_square()
     hand(state, 0, {"violet": [4]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("violet", [4]))  # seats 1 and 2 hold no cards
+    bid(state, "violet", [4])  # seats 1 and 2 hold no cards
     assert state.scores_ == [4, 2, 3]
 
 
@@ -34,7 +34,7 @@ def test_winner_without_a_skyscraper_there_must_stop():
     state = full_times_square()
     hand(state, 0, {"brown": [4]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("brown", [4]))
+    bid(state, "brown", [4])
     assert state.closed[TS] and state.decision() == "park_colour"
 
 
@@ -42,7 +42,7 @@ def test_winner_with_a_skyscraper_there_chooses_build_or_stop():
     state = full_times_square()
     hand(state, 1, {"orange": [5]})
     start_round(state, 1, markers=["ts"])
-    state.apply(raise_("orange", [5]))
+    bid(state, "orange", [5])
     assert state.decision() == "build_or_stop" and state.current_seat() == 1
     assert state.legal_actions() == [{"type": "build"}, {"type": "building_stop"}]
     state.apply({"type": "build"})
@@ -53,7 +53,7 @@ def test_chosen_building_stop_scores_for_the_declarer():
     state = full_times_square()
     hand(state, 2, {"gray": [5]})
     start_round(state, 2, markers=["ts"])
-    state.apply(raise_("gray", [5]))
+    bid(state, "gray", [5])
     state.apply({"type": "building_stop"})
     assert state.scores_ == [0, 2, 4]
 
@@ -64,7 +64,7 @@ def test_no_choice_when_the_district_had_an_empty_plot():
     put(state, "ts", "orange", owner=1, towers=1)
     hand(state, 1, {"orange": [4]})
     start_round(state, 1, markers=["ts"])
-    state.apply(raise_("orange", [4]))
+    bid(state, "orange", [4])
     assert state.towers[TS][0] == 4 and not state.closed[TS]
 
 
@@ -72,7 +72,7 @@ def test_stop_removes_everything_and_closes_the_district():
     state = full_times_square()
     hand(state, 0, {"green": [4]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("green", [4]))
+    bid(state, "green", [4])
     assert state.closed[TS]
     assert state.businesses[TS] == [[]] * 5 and state.towers[TS] == [0] * 5 and state.owner[TS] == [-1] * 5
     assert state.gone == [0, 1, 3]
@@ -92,7 +92,7 @@ def test_marker_lying_in_a_stopped_district_goes_back_without_auction():
     commissioner(state, "beige", "52e", markers=["ts", "34e"])
     hand(state, 0, {"green": [4]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("green", [4]))
+    bid(state, "green", [4])
     assert state.markers[1] == {B.DISTRICT_INDEX["34e"]}
 
 
@@ -101,7 +101,7 @@ def test_commissioner_in_a_stopped_district_stays_but_leaves_no_marker():
     commissioner(state, "beige", "ts")
     hand(state, 0, {"green": [4]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("green", [4]))
+    bid(state, "green", [4])
     state.apply({"type": "park_colour", "colour": "green"})
     assert state.commissioners[1] == "ts"
     at_move(state, 1)
@@ -125,7 +125,7 @@ def test_second_building_stop_ends_the_game_without_further_auctions():
     state.stops = 1
     hand(state, 0, {"green": [4], "orange": [4]})
     start_round(state, 0, markers=["ts", "52e"])
-    state.apply(raise_("green", [4]))
+    bid(state, "green", [4])
     assert state.is_over() and state.end_reason == "second building stop"
     assert state.towers[B.DISTRICT_INDEX["52e"]] == [0] * 5
     assert state.coloured[0][0] == [1, 0, 0]  # the 52e auction never happened
@@ -135,7 +135,7 @@ def test_first_building_stop_does_not_end_the_game():
     state = full_times_square()
     hand(state, 0, {"green": [4]})
     start_round(state, 0, markers=["ts"])
-    state.apply(raise_("green", [4]))
+    bid(state, "green", [4])
     assert state.decision() == "park_colour"
     state.apply({"type": "park_colour", "colour": "green"})
     assert not state.is_over() and state.stops == 1 and state.decision() == "option"

@@ -64,7 +64,7 @@ def expected_delta(pre, action, actor, post):
                 delta[seat] += bonus
     for before, after in zip(pre["districts"], post["districts"]):
         if after["closed"] and not before["closed"]:
-            if pre["decision"] == "build_or_stop" or action["type"] == "raise":
+            if pre["decision"] == "build_or_stop" or action["type"] == "done":
                 declarer = actor
             else:
                 declarer = pre["auction"]["leader"]

@@ -100,8 +100,20 @@ def start_round(state, seat: int, name: str = "white", markers=()):
     state.apply({"type": "move", "commissioner": name, "to": B.CITY_HALL})
 
 
-def raise_(colour: str, coloured=(), black=()):
-    return {"type": "raise", "colour": colour, "coloured": sorted(coloured), "black": sorted(black)}
+def add(colour: str, value: int) -> dict:
+    return {"type": "add", "colour": colour, "value": value}
+
+
+DONE = {"type": "done"}
+
+
+def bid(state, colour: str, coloured=(), black=()):
+    """One whole raise: the coloured cards (first), then the black ones, then done."""
+    for value in coloured:
+        state.apply(add(colour, value))
+    for value in black:
+        state.apply(add("black", value))
+    state.apply(DONE)
 
 
 PASS = {"type": "pass"}

@@ -1,15 +1,13 @@
 """One Fifth Avenue auction: who bids in which order, cumulative bids, passes, the winner.
 
 The auction knows nothing of the board: the state tells it, per bidder, which colours that
-bidder's first card may have. Bids are cumulative: a raise adds cards (kept in front of the
-bidder, out of the hand) and the new total must exceed the current highest total. A bid's
-first card is coloured; later cards are that colour or black. Counts are kept as
-``[fours, fives, sixes]``.
+bidder's first card may have. Bids are cumulative: a raise adds cards one at a time (kept in
+front of the bidder, out of the hand) and is finished ("done") once the bidder's total exceeds
+the current highest total. A bid's first card is coloured; later cards are that colour or
+black. Counts are kept as ``[fours, fives, sixes]``.
 """
 
 from __future__ import annotations
-
-from itertools import product
 
 # Skyscrapers built by the highest card of the winning bid.
 BUILD_BY_HIGHEST = {4: 3, 5: 2, 6: 1}
@@ -93,33 +91,19 @@ class Auction:
     def to_act(self) -> int:
         return self.bidders[self.turn]
 
-    def raise_options(self, who: int, coloured_hand: list, black_hand: list) -> list[tuple]:
-        """Every legal raise of ``who`` as (colour, coloured counts, black counts) tuples.
-
-        ``coloured_hand`` is the bidder's coloured counts per colour, ``black_hand`` its black
-        counts (cards already bid are not in the hand)."""
+    def card_options(self, who: int, coloured_hand: list, black_hand: list) -> list[tuple[int, int]]:
+        """The cards ``who`` may add next, as (colour index or -1 for black, value): a first
+        card of an allowed colour; later cards of the bid's colour or black."""
         bid = self.bids.get(who)
-        if bid is None:
-            colours = self.allowed.get(who, ())
-            own = 0
-        else:
-            colours = (bid.colour,)
-            own = bid.total()
-        need = self.high - own + 1  # the raise must add at least this much
-        b4, b5, b6 = black_hand
         options = []
-        for colour in colours:
-            c4, c5, c6 = coloured_hand[colour]
-            if bid is None and not (c4 or c5 or c6):
-                continue
-            for i4, i5, i6 in product(range(c4 + 1), range(c5 + 1), range(c6 + 1)):
-                first_ok = bid is not None or (i4 or i5 or i6)
-                if not first_ok:
-                    continue
-                base = 4 * i4 + 5 * i5 + 6 * i6
-                for j4, j5, j6 in product(range(b4 + 1), range(b5 + 1), range(b6 + 1)):
-                    if base + 4 * j4 + 5 * j5 + 6 * j6 >= need:
-                        options.append((colour, (i4, i5, i6), (j4, j5, j6)))
+        if bid is None:
+            for colour in self.allowed.get(who, ()):
+                hand = coloured_hand[colour]
+                options.extend((colour, 4 + i) for i in range(3) if hand[i])
+            return options
+        hand = coloured_hand[bid.colour]
+        options.extend((bid.colour, 4 + i) for i in range(3) if hand[i])
+        options.extend((-1, 4 + i) for i in range(3) if black_hand[i])
         return options
 
     def can_raise(self, who: int, coloured_hand: list, black_hand: list) -> bool:

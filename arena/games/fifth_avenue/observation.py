@@ -127,6 +127,10 @@ def observe(state, seat: int) -> dict:
         "auction": auction_view(state, seat),
         "over": state.over,
     }
+    if not state.over and state.steps[0][0] == "stop_choice":
+        _, winner, d, p, count = state.steps[0]
+        observation["build_choice"] = {"district": B.DISTRICTS[d], "plot": B.plot_name(d, p),
+                                       "skyscrapers": min(count, state.own_supply[winner])}
     if state.alea is not None:
         observation["alea"] = {"own_supply": state.own_supply[state.alea],
                                "park_skyscrapers": state.park[state.alea]}

@@ -15,8 +15,7 @@ import random
 from arena.games.base import GameState, IllegalAction, ranks_from_scores
 from arena.games.fifth_avenue import board as B
 from arena.games.fifth_avenue import scoring
-from arena.games.fifth_avenue.auction import (Auction, Bid, alea_draw, counts_to_values, counts_total,
-                                              values_to_counts)
+from arena.games.fifth_avenue.auction import Auction, Bid, alea_draw, values_to_counts
 
 COMMISSIONERS = ("white", "beige")
 # [decision] A safety stop: the game also ends after this many turns. Normal games end long
@@ -189,24 +188,13 @@ class FifthAvenueState(GameState):
             return [{"type": "park_colour", "colour": colour} for colour in B.COLOURS]
         who = auction.to_act()
         actions = [{"type": "pass"}]
-        for colour, coloured, black in auction.raise_options(who, self.coloured[who], self.black[who]):
-            actions.append({"type": "raise", "colour": B.COLOURS[colour],
-                            "coloured": counts_to_values(coloured), "black": counts_to_values(black)})
+        for colour, value in auction.card_options(who, self.coloured[who], self.black[who]):
+            actions.append({"type": "add", "colour": B.COLOURS[colour] if colour >= 0 else B.BLACK,
+                            "value": value})
+        bid = auction.bids.get(who)
+        if bid is not None and bid.total() > auction.high:
+            actions.append({"type": "done"})
         return actions
-
-    def random_action(self, rng: random.Random):
-        if not self.over and self.steps[0][0] == "auction" and self.decision() == "bid":
-            # Uniform over the listed actions without building every dict.
-            auction = self.auction
-            who = auction.to_act()
-            options = auction.raise_options(who, self.coloured[who], self.black[who])
-            pick = rng.randrange(len(options) + 1)
-            if pick == 0:
-                return {"type": "pass"}
-            colour, coloured, black = options[pick - 1]
-            return {"type": "raise", "colour": B.COLOURS[colour],
-                    "coloured": counts_to_values(coloured), "black": counts_to_values(black)}
-        return rng.choice(self.legal_actions())
 
     def start_plots(self, seat: int) -> list[tuple[int, int]]:
         """Empty coloured plots in districts where ``seat`` owns no plot yet."""
@@ -380,45 +368,39 @@ class FifthAvenueState(GameState):
     def apply_bid(self, action: dict) -> None:
         auction = self.auction
         who = auction.to_act()
-        kind = action.get("type")
+        if action not in self.legal_actions():
+            raise IllegalAction(self.explain_bid(action))
+        kind = action["type"]
         if kind == "pass":
             self.withdraw(who)
-            return
-        if kind != "raise":
-            raise IllegalAction(f'in an auction the actions are {{"type": "raise", ...}} and {{"type": "pass"}}, '
-                                f'not {kind!r}')
-        colour_name = action.get("colour")
-        if colour_name not in B.COLOUR_INDEX:
-            raise IllegalAction(f"a raise needs a 'colour' out of {', '.join(B.COLOURS)}, not {colour_name!r}")
-        colour = B.COLOUR_INDEX[colour_name]
-        coloured = values_to_counts(action.get("coloured", [])) if isinstance(action.get("coloured", []), list) else None
-        black = values_to_counts(action.get("black", [])) if isinstance(action.get("black", []), list) else None
-        if coloured is None or black is None:
-            raise IllegalAction("a raise's 'coloured' and 'black' must be lists of card values 4, 5 or 6")
-        extra = set(action) - {"type", "colour", "coloured", "black"}
-        if extra:
-            raise IllegalAction(f"a raise has only the keys type, colour, coloured, black; remove {sorted(extra)}")
+        elif kind == "done":
+            self.finish_raise(who)
+        else:
+            colour = -1 if action["colour"] == B.BLACK else B.COLOUR_INDEX[action["colour"]]
+            self.add_card(who, colour, action["value"])
+
+    def explain_bid(self, action: dict) -> str:
+        auction = self.auction
+        who = auction.to_act()
+        kind = action.get("type")
         bid = auction.bids.get(who)
-        if bid is not None and colour != bid.colour:
-            raise IllegalAction(f"your bid in this auction is {B.COLOURS[bid.colour]}: raise with "
-                                f"{B.COLOURS[bid.colour]} and black cards only")
+        if kind == "done":
+            total = 0 if bid is None else bid.total()
+            return (f"you cannot finish your raise: your total {total} does not exceed the highest bid "
+                    f"{auction.high}; add cards or pass")
+        if kind != "add":
+            return ('in an auction the actions are {"type": "add", "colour": ..., "value": ...}, '
+                    f'{{"type": "done"}} and {{"type": "pass"}}, not {kind!r}')
+        colour, value = action.get("colour"), action.get("value")
         if bid is None:
-            allowed = auction.allowed.get(who, ())
+            allowed = [B.COLOURS[c] for c in auction.allowed.get(who, ())]
             if colour not in allowed:
-                names = ", ".join(B.COLOURS[c] for c in allowed) or "none"
-                raise IllegalAction(f"your first card here may not be {colour_name}; allowed colours: {names}")
-            if not any(coloured):
-                raise IllegalAction("your first bid must contain at least one coloured card")
-        hand = self.coloured[who][colour]
-        if any(coloured[i] > hand[i] for i in range(3)) or any(black[i] > self.black[who][i] for i in range(3)):
-            raise IllegalAction(f"you do not hold these cards: {colour_name} {counts_to_values(hand)} and "
-                                f"black {counts_to_values(self.black[who])} are in your hand")
-        own = bid.total() if bid is not None else 0
-        new_total = own + counts_total(coloured) + counts_total(black)
-        if new_total <= auction.high:
-            raise IllegalAction(f"your total would be {new_total}, which does not exceed the highest bid "
-                                f"{auction.high}; add more cards or pass")
-        self.raise_bid(who, colour, coloured, black)
+                return (f"your first card in this auction must be coloured, of one of: "
+                        f"{', '.join(allowed) or 'none'}; not {colour!r}")
+        elif colour not in (B.BLACK, B.COLOURS[bid.colour]):
+            return (f"your bid in this auction is {B.COLOURS[bid.colour]}: add {B.COLOURS[bid.colour]} "
+                    f"or black cards only, not {colour!r}")
+        return f"you hold no {colour!r} card of value {value!r}; pick one of the listed legal actions"
 
     # ------------------------------------------------------------------ rule steps
 
@@ -554,18 +536,23 @@ class FifthAvenueState(GameState):
                 allowed[who] = fallback
         return allowed, bool(empty)
 
-    def raise_bid(self, who: int, colour: int, coloured: list[int], black: list[int]) -> None:
+    def add_card(self, who: int, colour: int, value: int) -> None:
+        """Put one card in front of the bidder (colour -1 is black)."""
         auction = self.auction
         bid = auction.bids.get(who)
         if bid is None:
             bid = auction.bids[who] = Bid(colour)
-        hand = self.coloured[who][colour]
-        for i in range(3):
-            hand[i] -= coloured[i]
-            self.black[who][i] -= black[i]
-            bid.coloured[i] += coloured[i]
-            bid.black[i] += black[i]
-        auction.high = bid.total()
+        if colour < 0:
+            self.black[who][value - 4] -= 1
+            bid.black[value - 4] += 1
+        else:
+            self.coloured[who][colour][value - 4] -= 1
+            bid.coloured[value - 4] += 1
+
+    def finish_raise(self, who: int) -> None:
+        """The raise is done: the bidder's total is the new highest bid."""
+        auction = self.auction
+        auction.high = auction.bids[who].total()
         auction.leader = who
         auction.next_turn()
 
