@@ -273,7 +273,11 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
                     time.sleep(POLL_SECONDS)
                     continue
                 for match_id in ready:
-                    _store_result(store, in_flight[match_id].get(), summary)
+                    try:
+                        outcome = in_flight[match_id].get()
+                    except Exception as error:  # e.g. a result that could not be sent back
+                        outcome = (match_id, None, f"{type(error).__name__}: {error}")
+                    _store_result(store, outcome, summary)
                     del in_flight[match_id]
                     if progress:
                         progress(summary.played + summary.errors, len(pending))
