@@ -25,6 +25,7 @@ from arena.sandbox import Protections, ResourceLimits, detect_protections
 PROTOCOL_VERSION = 1
 DEBUG_CHARS = 200
 QUIT_GRACE_S = 1.0
+MAX_STEPS = 100_000
 FLOOD_WINDOW_S = 0.01
 UNREQUESTED = "wrote more than one line for one request (stdout is for protocol lines only; log to stderr)"
 STATUSES = ("ok", "timeout", "crash", "illegal", "protocol", "limit")
@@ -204,6 +205,9 @@ def play_match(spec: MatchSpec, protections: Protections | None = None) -> Match
         _start_bots(seats, commands, spec, options, protections, log)
         step = 0
         while not state.is_over():
+            if step >= MAX_STEPS:
+                # Every game ends far sooner; a rules bug must not hang a whole tournament.
+                raise RuntimeError(f"{spec.game} did not end within {MAX_STEPS} decisions (seed {spec.seed})")
             seat = seats[state.current_seat()]
             action = _decide(seat, state, step, limits, log)
             if action is None:
