@@ -234,3 +234,17 @@ def test_every_skyscraper_on_a_plot_scores():
     put(state, "34w", "green", owner=0, towers=3)
     put(state, "34w", "orange", businesses=["boutique"])
     assert state.district_points(0)[0] == 6
+
+
+def test_a_business_from_a_later_set_is_refused_with_the_allowed_ones():
+    state = empty_board()
+    state.supply_row[0] = [B.BUSINESS_INDEX["gallery"]] * 3
+    at_turn(state, 0)
+    with pytest.raises(IllegalAction, match="leftmost non-empty set"):
+        state.apply({"type": "place_business", "business": "boutique", "district": "ts", "plot": "gray"})
+
+
+def test_an_action_of_the_wrong_kind_names_the_allowed_kinds():
+    state = after_setup()
+    with pytest.raises(IllegalAction, match="allowed action types"):
+        state.apply({"type": "pass"})

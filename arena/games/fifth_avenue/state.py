@@ -18,9 +18,8 @@ from arena.games.fifth_avenue import scoring
 from arena.games.fifth_avenue.auction import Auction, Bid, alea_draw, values_to_counts
 
 COMMISSIONERS = ("white", "beige")
-# [decision] A safety stop: the game also ends after this many turns. Normal games end long
-# before (a 4-player random game takes about 60 turns); it only stops bots that never place
-# businesses from stalling a match forever.
+# [decision] A safety stop: the game also ends after this many turns. Normal games take 10-60
+# turns; this only stops bots that never place a business from stalling a match forever.
 MAX_TURNS = 400
 
 
@@ -284,10 +283,31 @@ class FifthAvenueState(GameState):
         self._advance()
 
     def explain_illegal(self, action: dict) -> str:
+        """A reason a bot author can act on: what was wrong, and what is allowed."""
         decision = self.decision()
-        types = sorted({a["type"] for a in self.legal_actions()})
-        return (f"{action!r} is not legal now: the decision is {decision!r} and the allowed action "
-                f"types are {', '.join(types)}; pick one of the listed legal actions")
+        legal = self.legal_actions()
+        kind = action.get("type")
+        types = sorted({a["type"] for a in legal})
+        if kind not in types:
+            return (f"{kind!r} is not an action for the decision {decision!r} now; allowed action types: "
+                    f"{', '.join(types)}")
+        if kind == "place_business":
+            row = [B.BUSINESSES[b] for b in self.current_set() or []]
+            if action.get("business") not in row:
+                return f"the business must come from the leftmost non-empty set, which holds {row}"
+            return ("a business goes on a plot of an open district that holds no skyscraper and at most "
+                    f"one business; {action.get('district')!r}/{action.get('plot')!r} is not such a plot")
+        if kind == "move":
+            targets = [f"{a['commissioner']}->{a['to']}" for a in legal]
+            return f"a commissioner moves one step along an arrow; possible moves: {', '.join(targets)}"
+        if kind == "score_district":
+            return f"only a district holding a commissioner can be scored: {[a['district'] for a in legal if a['type'] == kind]}"
+        if kind == "place_skyscraper":
+            return ("a starting skyscraper goes on an empty coloured plot in a district where you own no "
+                    "plot yet; pick one of the listed legal actions")
+        if kind == "take_cards":
+            return f"take the top cards of two different non-empty colour stacks; possible: {[a['colours'] for a in legal]}"
+        return f"{action!r} is not legal now; pick one of the listed legal actions for the decision {decision!r}"
 
     def do_place_skyscraper(self, action: dict) -> None:
         seat = self.steps.pop(0)[1]
