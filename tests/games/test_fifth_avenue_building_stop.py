@@ -139,3 +139,11 @@ def test_first_building_stop_does_not_end_the_game():
     assert state.decision() == "park_colour"
     state.apply({"type": "park_colour", "colour": "green"})
     assert not state.is_over() and state.stops == 1 and state.decision() == "option"
+
+
+def test_build_choice_is_shown_to_the_chooser():
+    state = full_times_square()
+    hand(state, 1, {"orange": [5]})
+    start_round(state, 1, markers=["ts"])
+    bid(state, "orange", [5])
+    assert state.observation(1)["build_choice"] == {"district": "ts", "plot": "orange", "skyscrapers": 2}

@@ -56,7 +56,6 @@ CARD_VALUES_COLOURED = (4,) * 5 + (5,) * 4 + (6,) * 3
 CARD_VALUES_BLACK = (4,) * 20 + (5,) * 16 + (6,) * 14
 SKYSCRAPERS_GENERAL = 12
 SKYSCRAPERS_OWN = 3
-SKYSCRAPERS_START = 2
 ALEA_SKYSCRAPERS = 18
 START_BLACK = 4
 SET_SIZES = (3, 2, 3, 2, 3, 2, 3, 2)  # the supply row, left to right [decision: a 3-set first]
