@@ -95,80 +95,58 @@ def can_place(top: int, value: int) -> bool:
     return top == WILD_BASE or value == WILD_CARD or value < top
 
 
-_ORDERS: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
-
-
 def placement_orders(top: int, values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Every distinct order in which ``values`` (sorted) can be placed on ``top``.
+    """Every distinct order in which all of ``values`` (sorted) can be placed on ``top``."""
+    return fitting_orders(top, values, len(values))
 
-    A pure function of its arguments, so it is memoised across states: the build
-    enumeration asks the same few questions over and over.
+
+_MOST: dict[tuple[int, tuple[int, ...]], int] = {}
+
+
+def most_fitting(top: int, values: tuple[int, ...]) -> int:
+    """The largest number of ``values`` (sorted) that can be placed on ``top``, in some order.
+
+    Every smaller number fits too (drop the last card placed), so this one number says which
+    counts of a colour's market cards can be built. Memoised across states; the recursion
+    shares its sub-results between the many market sets that contain them.
     """
     key = (top, values)
-    orders = _ORDERS.get(key)
-    if orders is None:
-        found = []
-        for order in dict.fromkeys(itertools.permutations(values)):
-            current = top
-            for value in order:
-                if not can_place(current, value):
+    most = _MOST.get(key)
+    if most is None:
+        most = 0
+        for index, value in enumerate(values):
+            if (index == 0 or values[index - 1] != value) and can_place(top, value):
+                most = max(most, 1 + most_fitting(value, values[:index] + values[index + 1:]))
+                if most == len(values):
                     break
-                current = value
-            else:
-                found.append(order)
-        orders = _ORDERS[key] = tuple(found)
-    return orders
-
-
-_COUNTS: dict[tuple[int, tuple[int, ...]], int] = {}
-
-
-def fitting_counts(top: int, values: tuple[int, ...]) -> int:
-    """Bit mask of the numbers n such that some n of ``values`` (sorted) can go on ``top``."""
-    key = (top, values)
-    mask = _COUNTS.get(key)
-    if mask is None:
-        mask = 1  # taking none of them always fits
-        for n in range(1, len(values) + 1):
-            if any(placement_orders(top, chosen) for chosen in set(itertools.combinations(values, n))):
-                mask |= 1 << n
-        _COUNTS[key] = mask
-    return mask
+        _MOST[key] = most
+    return most
 
 
 _FITTING: dict[tuple[int, tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
 
 
 def fitting_orders(top: int, values: tuple[int, ...], n: int) -> tuple[tuple[int, ...], ...]:
-    """Every placement order, on ``top``, of every distinct choice of ``n`` of ``values``."""
+    """Every distinct placement order, on ``top``, of ``n`` of ``values`` (sorted).
+
+    Grown card by card from the cards that fit, so impossible orders are never built.
+    A pure function of its arguments, memoised across states: the build enumeration asks
+    the same few questions over and over.
+    """
     key = (top, values, n)
     orders = _FITTING.get(key)
     if orders is None:
-        orders = _FITTING[key] = tuple(order for chosen in sorted(set(itertools.combinations(values, n)))
-                                       for order in placement_orders(top, chosen))
+        if n == 0:
+            orders = ((),)
+        else:
+            found = []
+            for index, value in enumerate(values):
+                if (index == 0 or values[index - 1] != value) and can_place(top, value):
+                    rest = values[:index] + values[index + 1:]
+                    found.extend((value,) + order for order in fitting_orders(value, rest, n - 1))
+            orders = tuple(found)
+        _FITTING[key] = orders
     return orders
-
-
-_SUMS: dict[tuple[int, ...], int] = {}
-
-
-def count_sums(masks: tuple[int, ...]) -> int:
-    """Bit mask of the totals reachable by taking one number from each mask (``fitting_counts``)."""
-    sums = _SUMS.get(masks)
-    if sums is not None:
-        return sums
-    sums = 1
-    for mask in masks:
-        combined = 0
-        n = 0
-        while mask:
-            if mask & 1:
-                combined |= sums << n
-            mask >>= 1
-            n += 1
-        sums = combined
-    _SUMS[masks] = sums
-    return sums
 
 
 def score_of(towers: list[list[int]], torn_down: int) -> int:
@@ -366,7 +344,7 @@ class FiveTowersState(GameState):
 
     def any_build(self) -> bool:
         """Can the winner build some choice of ``take`` market cards (teardown allowed)?"""
-        return any(takes >> self.take & 1 for _, _, _, takes in self.outline(self.winner))
+        return any(total >= self.take for _, _, _, total in self.outline(self.winner))
 
     def market_colours(self) -> dict[int, tuple[int, ...]]:
         """Colour -> its market values, sorted (the market does not change during bidding)."""
@@ -380,27 +358,35 @@ class FiveTowersState(GameState):
         """What ``seat`` could build this round, per teardown, without listing selections.
 
         One entry per teardown that matters: (teardown colour or None, the top of each market
-        colour's tower, for each market colour a bit mask of how many of its market cards
-        fit, a bit mask of the totals those add up to). Colours are independent, so these
-        masks answer "can n cards be built?" cheaply, which the frequent "nothing fits" case
-        needs. A teardown of a colour that is not in the market changes nothing here and
-        shares the first entry. Towers and market do not change during the bidding, so a
-        round computes this at most once per seat.
+        colour's tower, how many of each market colour's cards fit at most, their sum).
+        Colours are independent and every smaller number fits too, so any take up to the sum
+        can be built: that answers the frequent "nothing fits" question cheaply. A teardown
+        of a colour that is not in the market changes nothing here and shares the first
+        entry. Towers and market do not change during the bidding, so a round computes this
+        at most once per seat.
         """
         outline = self._outlines.get(seat)
         if outline is None:
             towers = self.towers[seat]
             items = self.market_colours().items()
-            tops = [towers[colour][-1] if towers[colour] else EMPTY for colour, _ in items]
-            plain = [fitting_counts(top, values) for top, (_, values) in zip(tops, items)]
-            outline = [(None, tops, plain, count_sums(tuple(plain)))]
+            tops = []
+            plain = []
+            for colour, values in items:
+                tower = towers[colour]
+                top = tower[-1] if tower else EMPTY
+                tops.append(top)
+                plain.append(most_fitting(top, values))
+            total = sum(plain)
+            outline = [(None, tops, plain, total)]
             for index, (colour, values) in enumerate(items):
                 tower = towers[colour]
                 if tower and tower[-1] != CAP:
                     lowered = tower[-2] if len(tower) > 1 else EMPTY
-                    masks = plain[:index] + [fitting_counts(lowered, values)] + plain[index + 1:]
-                    outline.append((colour, tops[:index] + [lowered] + tops[index + 1:], masks,
-                                    count_sums(tuple(masks))))
+                    most = list(plain)
+                    most[index] = most_fitting(lowered, values)
+                    lowered_tops = list(tops)
+                    lowered_tops[index] = lowered
+                    outline.append((colour, lowered_tops, most, total - plain[index] + most[index]))
             self._outlines[seat] = outline
         return outline
 
@@ -435,19 +421,20 @@ class FiveTowersState(GameState):
         take = self.take
         outline = self.outline(self.winner)
         items = list(self.market_colours().items())
-        options = [(colour, tops, masks) for colour, tops, masks, takes in outline[1:] if takes >> take & 1]
-        _, tops, plain, takes = outline[0]
-        if takes >> take & 1:
+        options = [(colour, tops, most) for colour, tops, most, total in outline[1:] if total >= take]
+        _, tops, plain, total = outline[0]
+        if total >= take:
             in_market = self._market_colours
             options += [(colour, tops, plain) for colour in [None] + self.teardown_options(self.winner)
                         if colour not in in_market]
-        teardown, tops, masks = options[int(rng.random() * len(options))]
+        teardown, tops, most = options[int(rng.random() * len(options))]
         chosen = []
         left = take
+        rest = sum(most)
         for index, (colour, values) in enumerate(items):
-            rest = count_sums(tuple(masks[index + 1:]))
-            counts = [n for n in range(min(left, len(values)) + 1) if masks[index] >> n & 1 and rest >> (left - n) & 1]
-            n = counts[int(rng.random() * len(counts))]
+            rest -= most[index]
+            low = max(0, left - rest)  # what the later colours cannot take must be taken here
+            n = low + int(rng.random() * (min(left, most[index]) - low + 1))
             if n:
                 orders = fitting_orders(tops[index], values, n)
                 chosen.append((colour, orders[int(rng.random() * len(orders))]))
