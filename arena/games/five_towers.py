@@ -95,11 +95,6 @@ def can_place(top: int, value: int) -> bool:
     return top == WILD_BASE or value == WILD_CARD or value < top
 
 
-def placement_orders(top: int, values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """Every distinct order in which all of ``values`` (sorted) can be placed on ``top``."""
-    return fitting_orders(top, values, len(values))
-
-
 _MOST: dict[tuple[int, tuple[int, ...]], int] = {}
 
 
@@ -147,6 +142,11 @@ def fitting_orders(top: int, values: tuple[int, ...], n: int) -> tuple[tuple[int
             orders = tuple(found)
         _FITTING[key] = orders
     return orders
+
+
+def placement_orders(top: int, values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct order in which all of ``values`` (sorted) can be placed on ``top``."""
+    return fitting_orders(top, values, len(values))
 
 
 def score_of(towers: list[list[int]], torn_down: int) -> int:

@@ -16,7 +16,7 @@ import pytest
 
 from arena.games import IllegalAction, get_game
 from arena.games.base import ranks_from_scores
-from arena.games.five_towers import BUILD, COLOURS, REBID
+from arena.games.five_towers import BUILD, COLOURS, REBID, fitting_orders, most_fitting
 
 GAME = get_game("five-towers")
 PLAYER_COUNTS = [2, 3, 4, 5]
@@ -29,6 +29,14 @@ def fits(below: int | None, above: int) -> bool:
     if below is None:
         return True
     return below != 0 and (below == 8 or above == 9 or above < below)
+
+
+def order_fits(top: int | None, order) -> bool:
+    for value in order:
+        if not fits(top, value):
+            return False
+        top = value
+    return True
 
 
 def tower_is_valid(values: list[int]) -> bool:
@@ -88,6 +96,23 @@ def outcome_of(state, action) -> tuple:
     torn_cards = snapshot["torn_down_cards"][seat]
     torn = tuple(torn_cards[-1]) if len(torn_cards) > torn_before else None
     return tuple(tuple(snapshot["towers"][seat][c]) for c in COLOURS), torn
+
+
+def test_most_fitting_and_fitting_orders_match_trying_every_order():
+    rng = random.Random(7)
+    for _ in range(400):
+        values = tuple(sorted(rng.choice([0, 2, 5, 7, 10, 12, 8, 9, 14]) if rng.random() < 0.3
+                              else rng.randrange(16) for _ in range(rng.randrange(1, 6))))
+        top = rng.choice([None] + list(range(16)))
+        valid = set()
+        for n in range(len(values) + 1):
+            valid.update(order for order in itertools.permutations(values, n) if order_fits(top, order))
+        engine_top = -1 if top is None else top
+        assert most_fitting(engine_top, values) == max(len(order) for order in valid)
+        for n in range(len(values) + 1):
+            orders = fitting_orders(engine_top, values, n)
+            assert len(set(orders)) == len(orders)
+            assert set(orders) == {order for order in valid if len(order) == n}
 
 
 # ----------------------------------------------------------------------------- playouts
