@@ -264,7 +264,7 @@ class FiveTowersState(GameState):
     def bid(self, amount: int) -> None:
         seat = self.current
         self.bids[seat] = amount
-        self.update_high_bid()
+        self.high = (amount, seat)  # a legal bid is always above every other standing bid
         self.history.append({"seat": seat, "type": "bid", "amount": amount})
         self.opening = False
         self.continue_bidding()
@@ -272,7 +272,8 @@ class FiveTowersState(GameState):
     def pass_turn(self) -> None:
         seat = self.current
         self.bids[seat] = None
-        self.update_high_bid()
+        if self.high[1] == seat:  # only a rolled-back winner passes while holding the high bid
+            self.update_high_bid()
         self.passed[seat] = True
         self.history.append({"seat": seat, "type": "pass"})
         self.continue_bidding()

@@ -141,6 +141,8 @@ def playout_checked(players: int, seed: int, from_list: bool):
         round_before = state.round
         state.apply(action)
         assert card_places(state) == deck
+        standing = [(amount, seat) for seat, amount in enumerate(state.bids) if amount is not None]
+        assert state.high_bid() == (max(standing) if standing else (None, None))
         if action["type"] == "build":
             assert state.is_over() or state.round == round_before + 1, "a listed build was rolled back"
             assert all(tower_is_valid(values) for towers in state.towers for values in towers)
