@@ -249,7 +249,8 @@ def test_a_card_must_be_strictly_lower_than_the_card_it_covers():
 
 def test_tower_15_12_8_accepts_14_because_anything_goes_on_an_eight():
     assert can_place(8, 14)
-    state = round_won_by_seat_0(1, market=[("tree", 14), ("candy", 12), ("scary", 3), ("sand", 15), ("scrap", 9)], towers={"tree": [15, 12, 8]})
+    state = round_won_by_seat_0(1, market=[("tree", 14), ("candy", 12), ("scary", 3), ("sand", 15), ("scrap", 9)],
+                                towers={"tree": [15, 12, 8]})
     assert build(("tree", 14)) in state.legal_actions()
     play(state, build(("tree", 14)))
     assert tower(state, 0, "tree") == [15, 12, 8, 14]
@@ -266,7 +267,8 @@ def test_tower_15_12_rejects_12_and_13():
 
 
 def test_descending_resumes_from_the_card_placed_on_an_eight():
-    state = round_won_by_seat_0(2, market=[("tree", 14), ("tree", 15), ("tree", 13), ("sand", 15), ("scrap", 9)], towers={"tree": [8]})
+    state = round_won_by_seat_0(2, market=[("tree", 14), ("tree", 15), ("tree", 13), ("sand", 15), ("scrap", 9)],
+                                towers={"tree": [8]})
     assert build(("tree", 14), ("tree", 13)) in state.legal_actions()
     assert build(("tree", 14), ("tree", 15)) not in state.legal_actions()
 
@@ -296,7 +298,8 @@ def test_a_zero_caps_a_tower():
 
 
 def test_the_winner_chooses_the_placement_order():
-    state = round_won_by_seat_0(2, market=[("tree", 9), ("tree", 5), ("scary", 3), ("sand", 15), ("scrap", 9)], towers={"tree": [7]})
+    state = round_won_by_seat_0(2, market=[("tree", 9), ("tree", 5), ("scary", 3), ("sand", 15), ("scrap", 9)],
+                                towers={"tree": [7]})
     legal = state.legal_actions()
     assert build(("tree", 5), ("tree", 9)) in legal and build(("tree", 9), ("tree", 5)) in legal
     play(state, build(("tree", 9), ("tree", 5)))
@@ -310,7 +313,8 @@ def test_any_valid_order_a_bot_submits_is_accepted():
 
 
 def test_the_order_of_cards_in_a_tower_never_changes():
-    state = round_won_by_seat_0(1, market=[("tree", 4), ("candy", 12), ("scary", 3), ("sand", 15), ("scrap", 9)], towers={"tree": [13, 8, 11]})
+    state = round_won_by_seat_0(1, market=[("tree", 4), ("candy", 12), ("scary", 3), ("sand", 15), ("scrap", 9)],
+                                towers={"tree": [13, 8, 11]})
     play(state, build(("tree", 4)))
     assert tower(state, 0, "tree") == [13, 8, 11, 4]
 
@@ -396,7 +400,8 @@ def test_no_buildable_choice_rolls_back_at_once():
 
 
 def test_the_listed_builds_are_exactly_the_buildable_ones():
-    state = round_won_by_seat_0(2, market=[("tree", 9), ("tree", 5), ("tree", 8), ("candy", 0), ("candy", 3)], towers={"tree": [7], "candy": [4]})
+    state = round_won_by_seat_0(2, market=[("tree", 9), ("tree", 5), ("tree", 8), ("candy", 0), ("candy", 3)],
+                                towers={"tree": [7], "candy": [4]})
     legal = state.legal_actions()
     for action in legal:
         trial = copy.deepcopy(state)
