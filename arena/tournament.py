@@ -11,6 +11,7 @@ stored; a second one abandons them (they stay pending and are played on resume).
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import signal
@@ -192,7 +193,12 @@ def _check_limits(limits: dict) -> None:
 
 # ---- running --------------------------------------------------------------------------------
 
-def _worker_init() -> None:
+_started = None  # in a pool worker: the queue on which it says which match it is playing
+
+
+def _worker_init(started=None) -> None:
+    global _started
+    _started = started
     # Ctrl-C is the coordinator's business: it lets running matches finish, then stops them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:  # Linux: die with the coordinator, so `kill -9` of it leaves no worker behind
@@ -205,6 +211,8 @@ def _worker_init() -> None:
 
 def play_job(match_id: int, spec: dict, play: Callable | None = None) -> tuple[int, dict | None, str | None]:
     """Run in a pool worker: play one match; returns (match id, packed result, harness error)."""
+    if _started is not None:
+        _started.put((match_id, os.getpid()))
     try:
         from arena.match import Limits, MatchSpec
 
@@ -252,7 +260,10 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
     in_flight: dict[int, object] = {}
     stopping = False
     context = multiprocess.get_context("fork") if hasattr(os, "fork") else multiprocess
-    pool = context.Pool(workers, initializer=_worker_init)
+    started_queue = context.SimpleQueue()  # put() writes at once: a worker may die right after
+    worker_of: dict[int, int] = {}  # match id -> pid of the worker playing it
+    retried: set[int] = set()
+    pool = context.Pool(workers, initializer=_worker_init, initargs=(started_queue,))
     restore_sigterm = _sigterm_as_ctrl_c()
     try:
         if progress:
@@ -269,6 +280,17 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
                 if not in_flight:
                     break
                 ready = [match_id for match_id, job in in_flight.items() if job.ready()]
+                for match_id in _lost_jobs(in_flight, ready, started_queue, worker_of):
+                    # Its worker died (e.g. the kernel's OOM killer): the pool never answers
+                    # for that job, so play it again once, then give up on it as an error.
+                    job_match = next(m for m in pending if m["id"] == match_id)
+                    del in_flight[match_id]
+                    if match_id in retried:
+                        _store_result(store, (match_id, None, "its worker process died twice"), summary)
+                    else:
+                        retried.add(match_id)
+                        del worker_of[match_id]
+                        jobs = itertools.chain([job_match], jobs)
                 if not ready:
                     time.sleep(POLL_SECONDS)
                     continue
@@ -299,6 +321,23 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
         summary.interrupted = summary.remaining > 0
         store.set_tournament_status(tournament_id, "interrupted" if summary.interrupted else "finished")
     return summary
+
+
+def _lost_jobs(in_flight: dict, ready: list, started_queue, worker_of: dict) -> list[int]:
+    """Matches in flight whose worker process has died without answering."""
+    while not started_queue.empty():
+        match_id, pid = started_queue.get()
+        worker_of[match_id] = pid
+    return [match_id for match_id in in_flight
+            if match_id not in ready and match_id in worker_of and not _alive(worker_of[match_id])]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
 
 
 def _sigterm_as_ctrl_c() -> Callable[[], None]:

@@ -220,3 +220,25 @@ def test_a_missing_stored_bot_copy_stops_the_run_before_any_match(tmp_path, bots
         with pytest.raises(TournamentError, match="stored copy of a bot is missing"):
             run(store, tournament_id, workers=1)
         assert store.tournament(tournament_id)["matches_pending"] == 2
+
+
+def _die_once_then_play(spec, marker=None):
+    """A `play` for pool workers: the first call kills its own worker outright (as the
+    kernel's OOM killer would), later calls play normally."""
+    from arena.match import play_match
+
+    if marker is not None and not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return play_match(spec)
+
+
+def test_a_match_whose_worker_dies_is_played_again(tmp_path, bots):
+    import functools
+
+    play = functools.partial(_die_once_then_play, marker=str(tmp_path / "died"))
+    with Store(tmp_path / "results" / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="toy", bots=bots, players=2, seed=11))
+        summary = run(store, tournament_id, workers=2, play=play)
+        assert (tmp_path / "died").exists()
+        assert (summary.played, summary.errors, summary.interrupted) == (6, 0, False)
