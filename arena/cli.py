@@ -360,17 +360,6 @@ class UsageProblem(click.ClickException):
     exit_code = 2
 
 
-def parse_options(pairs: tuple[str, ...]) -> dict:
-    """``("players=3", "advanced=true")`` → ``{"players": "3", ...}``; the game types them."""
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise UsageProblem(f"--option takes key=value, not {pair!r}")
-        options[key.strip()] = value.strip()
-    return options
-
-
 @main.command("match")
 @click.argument("game")
 @click.argument("bots", nargs=-1, required=True)
@@ -391,14 +380,15 @@ def match_command(game: str, bots: tuple[str, ...], seed: int | None, options: t
     from arena.bots import BotError
     from arena.games import GameError
     from arena.match import Limits, MatchSpec, play_match
+    from arena.tournament import TournamentError, parse_options
 
     if seed is None:
         seed = stdlib_random.SystemRandom().randrange(2**31)
-    spec = MatchSpec(game, list(bots), seed, parse_options(options),
-                     Limits(start_ms=start_ms, decision_ms=decision_ms, bank_ms=bank_ms))
     try:
+        spec = MatchSpec(game, list(bots), seed, parse_options(list(options)),
+                         Limits(start_ms=start_ms, decision_ms=decision_ms, bank_ms=bank_ms))
         result = play_match(spec)
-    except (GameError, BotError) as error:
+    except (GameError, BotError, TournamentError) as error:
         raise UsageProblem(str(error)) from None
     summary = result.to_dict()
     if log_file:

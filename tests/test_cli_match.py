@@ -40,7 +40,7 @@ def test_match_json_gives_the_result_without_the_log(tmp_path):
     (("match", "five-towers", RANDOM), "played by 2, 3, 4, 5 players, not 1"),
     (("match", "five-towers", RANDOM, "/nonexistent/bot.py"), "bot not found"),
     (("match", "five-towers", RANDOM, RANDOM, "--option", "colour=blue"), "has no option 'colour'"),
-    (("match", "five-towers", RANDOM, RANDOM, "--option", "novalue"), "key=value"),
+    (("match", "five-towers", RANDOM, RANDOM, "--option", "novalue"), "must look like key=value"),
 ])
 def test_bad_input_is_one_line_with_exit_code_2(args, message):
     arena = Path(sys.executable).parent / "arena"  # the installed console script
