@@ -15,6 +15,7 @@ import itertools
 import os
 import random
 import signal
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -201,6 +202,9 @@ def _worker_init(started=None) -> None:
     _started = started
     # Ctrl-C is the coordinator's business: it lets running matches finish, then stops them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # SIGTERM (the pool ending, or the coordinator dying) unwinds the match being played, so
+    # its bots are stopped and their scratch directories removed on the way out.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:  # Linux: die with the coordinator, so `kill -9` of it leaves no worker behind
         import ctypes
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -91,6 +92,7 @@ def main() -> None:
         state.apply(rng.choice(legal))  # keep the game moving through every phase
     process.send({"type": "quit"}, time.monotonic() + 1)
     process.stop()
+    shutil.rmtree(directory, ignore_errors=True)
 
     def show(name, values):
         print(f"{name:<28} median {statistics.median(values) * 1e6:8.1f} µs   p90 {percentile(values, 0.9) * 1e6:8.1f} µs")
