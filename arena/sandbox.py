@@ -265,7 +265,10 @@ def _apply_limits(limits: ResourceLimits, own_user: bool) -> None:
         resource.setrlimit(kind, (value, value))
 
     cap(resource.RLIMIT_AS, limits.memory_bytes)
-    cap(resource.RLIMIT_CPU, limits.cpu_seconds)
+    # CPU: SIGXCPU at the soft limit (recognisable as the CPU limit), SIGKILL a second later.
+    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+    hard = limits.cpu_seconds + 1 if hard == resource.RLIM_INFINITY else min(hard, limits.cpu_seconds + 1)
+    resource.setrlimit(resource.RLIMIT_CPU, (min(limits.cpu_seconds, hard), hard))
     cap(resource.RLIMIT_FSIZE, limits.file_bytes)
     cap(resource.RLIMIT_NOFILE, limits.open_files)
     cap(resource.RLIMIT_CORE, 0)

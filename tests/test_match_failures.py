@@ -233,3 +233,12 @@ def test_double_forked_child_is_gone_after_the_match(play):
         reply({{"type": "ready"}})""")
     assert result.seats[0].status == "ok"
     assert processes_with(marker) == []
+
+
+def test_cpu_time_limit_is_timeout(play):
+    limits = Limits(start_ms=2000, decision_ms=5000, bank_ms=300, cpu_seconds=1)
+    result = play("spinner", limits=limits, on_request="""
+        while True:
+            pass""")
+    assert result.seats[0].status == "timeout"
+    assert "CPU time" in result.seats[0].error
