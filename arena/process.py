@@ -68,7 +68,7 @@ class StderrCapture:
 
 
 class BotProcess:
-    """A running bot. Use ``start``, then ``send``/``receive`` (or ``ask``), then ``stop``."""
+    """A running bot. Use ``start``, then ``send`` and ``receive`` per message, then ``stop``."""
 
     def __init__(self, bot: BotCommand, seat: int, limits: sandbox.ResourceLimits,
                  max_line_bytes: int, max_output_bytes: int,
