@@ -15,7 +15,6 @@ import itertools
 import os
 import random
 import signal
-import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -195,6 +194,19 @@ def _check_limits(limits: dict) -> None:
 # ---- running --------------------------------------------------------------------------------
 
 _started = None  # in a pool worker: the queue on which it says which match it is playing
+_playing = False  # in a pool worker: inside a match right now
+
+
+def _on_sigterm(signum, frame) -> None:
+    """SIGTERM (the pool ending, or the coordinator dying) in a pool worker.
+
+    Inside a match, unwind it so its bots are stopped and their scratch directories removed
+    (``play_job`` then leaves at once). Anywhere else, leave at once: the pool's own locks may
+    be held, and running its exit machinery could wait forever.
+    """
+    if _playing:
+        raise SystemExit(128 + signum)
+    os._exit(128 + signum)
 
 
 def _worker_init(started=None) -> None:
@@ -202,9 +214,7 @@ def _worker_init(started=None) -> None:
     _started = started
     # Ctrl-C is the coordinator's business: it lets running matches finish, then stops them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # SIGTERM (the pool ending, or the coordinator dying) unwinds the match being played, so
-    # its bots are stopped and their scratch directories removed on the way out.
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    signal.signal(signal.SIGTERM, _on_sigterm)
     try:  # Linux: die with the coordinator, so `kill -9` of it leaves no worker behind
         import ctypes
 
@@ -215,8 +225,10 @@ def _worker_init(started=None) -> None:
 
 def play_job(match_id: int, spec: dict, play: Callable | None = None) -> tuple[int, dict | None, str | None]:
     """Run in a pool worker: play one match; returns (match id, packed result, harness error)."""
+    global _playing
     if _started is not None:
         _started.put((match_id, os.getpid()))
+    _playing = True
     try:
         from arena.match import Limits, MatchSpec
 
@@ -225,8 +237,12 @@ def play_job(match_id: int, spec: dict, play: Callable | None = None) -> tuple[i
         match_spec = MatchSpec(game=spec["game"], bots=spec["bots"], seed=spec["seed"],
                                options=spec["options"], limits=Limits(**spec["limits"]))
         return match_id, pack_result_logs(play(match_spec).to_dict()), None
+    except SystemExit as stop:  # SIGTERM: the match has been unwound, now leave at once
+        os._exit(stop.code if isinstance(stop.code, int) else 1)
     except Exception as error:  # the harness could not play it; stored as the match's error
         return match_id, None, f"{type(error).__name__}: {error}"
+    finally:
+        _playing = False
 
 
 @dataclass
@@ -263,7 +279,9 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
     jobs = iter(pending)
     in_flight: dict[int, object] = {}
     stopping = False
-    context = multiprocess.get_context("fork") if hasattr(os, "fork") else multiprocess
+    # Workers come from a fork server (or are spawned), never forked from this process: the
+    # pool's own threads could hold a lock at that moment and leave a new worker stuck forever.
+    context = multiprocess.get_context("forkserver" if hasattr(os, "fork") else "spawn")
     started_queue = context.SimpleQueue()  # put() writes at once: a worker may die right after
     worker_of: dict[int, int] = {}  # match id -> pid of the worker playing it
     retried: set[int] = set()

@@ -1,13 +1,23 @@
 """Shared fixtures: the toy game for harness tests and paths to the test bots."""
 
+import os
+import sys
 from pathlib import Path
 
 import pytest
 
-from arena.games import REGISTRY
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+TEST_BOTS = TESTS / "bots"
 
-REPO = Path(__file__).resolve().parents[1]
-TEST_BOTS = Path(__file__).resolve().parent / "bots"
+# The toy game, for every process the tests start: pool workers are fresh interpreters, so
+# it goes through the environment (ARENA_GAMES) and the tests folder onto their import path.
+os.environ["ARENA_GAMES"] = "toy=toy_game:Toy"
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+if str(TESTS) not in sys.path:
+    sys.path.insert(0, str(TESTS))
+
+from arena.games import REGISTRY  # noqa: E402  (after ARENA_GAMES is set)
 
 REGISTRY.setdefault("toy", "toy_game:Toy")
 

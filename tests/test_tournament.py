@@ -60,11 +60,12 @@ def test_one_worker_and_two_workers_give_identical_ratings(tmp_path, bots):
     assert outcomes[0] == outcomes[1]
 
 
-def record_play(spec):
-    """A stand-in for play_match that notes each match it plays (runs in a pool worker)."""
+def record_play(spec, log):
+    """A stand-in for play_match that notes each match it plays in ``log`` (runs in a pool
+    worker; bind ``log`` with functools.partial: workers do not see later environment changes)."""
     from types import SimpleNamespace
 
-    with open(os.environ["PLAYED_LOG"], "a") as handle:
+    with open(log, "a") as handle:
         handle.write(f"{spec.seed}\n")
     scores = [float((spec.seed >> (5 * seat)) % 7) for seat in range(len(spec.bots))]
     return SimpleNamespace(to_dict=lambda: result(scores, game=spec.game))
@@ -74,19 +75,21 @@ def failing_play(spec):
     raise OSError("out of file descriptors")
 
 
-def test_resume_plays_exactly_the_unfinished_matches(tmp_path, bots, monkeypatch):
-    monkeypatch.setenv("PLAYED_LOG", str(tmp_path / "played.txt"))
+def test_resume_plays_exactly_the_unfinished_matches(tmp_path, bots):
+    import functools
+
+    record = functools.partial(record_play, log=str(tmp_path / "played.txt"))
     with Store(tmp_path / "arena.db") as store:
         tournament_id = create(store, TournamentConfig(game="toy", bots=bots, players=2, rounds=2, seed=3))
         pending = store.pending_matches(tournament_id)
         for match in pending[::3]:
             store.record_match(match["id"], result([1, 2], game="toy"))
-        summary = run(store, tournament_id, workers=2, play=record_play)
+        summary = run(store, tournament_id, workers=2, play=record)
         played = sorted(int(line) for line in (tmp_path / "played.txt").read_text().split())
         assert played == sorted(m["seed"] for i, m in enumerate(pending) if i % 3)
         assert summary.played == len(played)
         assert store.tournament(tournament_id)["status"] == "finished"
-        assert run(store, tournament_id, workers=2, play=record_play).played == 0
+        assert run(store, tournament_id, workers=2, play=record).played == 0
 
 
 def test_a_match_the_harness_cannot_play_is_stored_as_an_error(tmp_path, bots):

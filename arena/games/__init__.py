@@ -6,6 +6,7 @@ Modules are imported on first use, so a game that is not asked for costs nothing
 from __future__ import annotations
 
 import importlib
+import os
 
 from arena.games.base import Game, GameError, GameState, IllegalAction, Option, OptionError
 
@@ -15,6 +16,21 @@ REGISTRY: dict[str, str] = {
     "fifth-avenue": "arena.games.fifth_avenue:FifthAvenue",
     "agent-avenue": "arena.games.agent_avenue:AgentAvenue",
 }
+
+
+# More games from the environment: ARENA_GAMES="name=package.module:Class,other=mod:Cls".
+# Worker processes inherit the environment, so a game added this way plays in tournaments too.
+EXTRA_GAMES_VARIABLE = "ARENA_GAMES"
+
+
+def _register_extra_games() -> None:
+    for entry in filter(None, (part.strip() for part in os.environ.get(EXTRA_GAMES_VARIABLE, "").split(","))):
+        name, sep, target = entry.partition("=")
+        if sep and ":" in target:
+            REGISTRY.setdefault(name.strip(), target.strip())
+
+
+_register_extra_games()
 
 
 class UnknownGame(GameError):
