@@ -175,6 +175,17 @@ def test_option_d_scores_the_district_and_hands_out_black_cards():
     assert state.decision() == "move" and state.current_seat() == 0
 
 
+def test_option_d_scorer_without_a_skyscraper_there_takes_a_third_black_card():
+    state = empty_board(players=3)
+    empty_hands(state)
+    put(state, "ts", "gray", owner=1, towers=1)
+    commissioner(state, "white", "ts")
+    at_turn(state, 0)
+    state.apply({"type": "score_district", "district": "ts"})
+    # Every player with no skyscraper in the district takes 1: the scorer too (2 + 1).
+    assert [sum(b) for b in state.black] == [3, 0, 1]
+
+
 def test_spread_bonus_after_the_third_sixth_and_ninth_business():
     state = empty_board(players=3)
     for i, d in enumerate(B.DISTRICTS[:5]):

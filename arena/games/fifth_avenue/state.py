@@ -350,8 +350,10 @@ class FifthAvenueState(GameState):
         d = B.DISTRICT_INDEX[action["district"]]
         self.score_district(d)
         self.draw_black(seat, 2)
-        # [decision] The other players without a skyscraper there draw in clockwise order.
-        for step in range(1, self.players):
+        # Every player with no skyscraper there takes 1, the scorer too (the official example:
+        # a scorer absent from the district takes 3). [decision] Drawn in clockwise order from
+        # the scorer.
+        for step in range(self.players):
             other = (seat + step) % self.players
             if other not in self.owner[d]:
                 self.draw_black(other, 1)
