@@ -299,3 +299,13 @@ def test_cards_being_added_are_shown_in_the_observation():
     bidder = state.observation(1)["auction"]["bidders"][0]
     assert bidder["bidder"] == 0 and bidder["coloured"] == [4] and bidder["total"] == 4
     assert state.observation(1)["auction"]["high"] == 0
+
+
+def test_a_card_value_sent_as_json_float_is_taken_as_that_card():
+    state = auction_board()
+    hand(state, 0, {"orange": [4]}, black=[5])
+    start_round(state, 0, markers=["ts"])
+    state.apply({"type": "add", "colour": "orange", "value": 4.0})
+    state.apply({"type": "add", "colour": "black", "value": 5.0})
+    assert state.auction.bids[0].total() == 9
+    assert state.coloured[0][0] == [0, 0, 0] and state.black[0] == [0, 0, 0]

@@ -278,6 +278,7 @@ class FifthAvenueState(GameState):
                 action = {"type": "take_cards", "colours": sorted(action["colours"], key=_colour_order)}
             if action not in legal:
                 raise IllegalAction(self.explain_illegal(action))
+            action = legal[legal.index(action)]  # the listed form (a JSON 4.0 equals 4)
             getattr(self, "do_" + action["type"])(action)
         self._legal = None
         self._advance()
@@ -390,8 +391,10 @@ class FifthAvenueState(GameState):
     def apply_bid(self, action: dict) -> None:
         auction = self.auction
         who = auction.to_act()
-        if action not in self.legal_actions():
+        legal = self.legal_actions()
+        if action not in legal:
             raise IllegalAction(self.explain_bid(action))
+        action = legal[legal.index(action)]  # the listed form: a JSON value 4.0 is used as 4
         kind = action["type"]
         if kind == "pass":
             self.withdraw(who)
