@@ -21,10 +21,11 @@ Decisions where the sources are silent (each is also on ``docs/games/five-towers
   cannot be built would let the start player shut everyone else out.
 * **No bid standing.** If nobody holds a bid when a seat is asked (only possible after a start
   player's rollback pass), that seat may bid any amount from 0.
-* **Nobody wins / a winning bid of 0.** If every seat ends up passed, or the round is won with
-  a bid of 0, the market is discarded and the start player stays (the rules' exception for
-  "start player bid 0, all others passed", which is the only way this happens without a
-  rollback). A winning bid of 0 takes no cards, but the winner may still tear down a card.
+* **Who keeps the start.** The start player stays when every seat ends up passed (the
+  rules' step 4) or when the start player itself wins with a bid of 0 (the rules' exception
+  "start player bid 0, all others passed"). Any other round, including one won with 0 by
+  another seat after the start player's rollback pass, passes the start to the next seat.
+  A winning bid of 0 takes no cards, but the winner may still tear down a card.
 * **No buildable choice.** If no choice of that many market cards can be built (with or
   without a teardown), the rollback happens at once, without asking the winner to build:
   there is nothing it could choose. The round's history records it as automatic.
@@ -290,7 +291,7 @@ class FiveTowersState(GameState):
     def end_bidding(self) -> None:
         high, seat = self.high_bid()
         if seat is None:  # everyone passed (only after a rollback)
-            self.clean_up(0)
+            self.clean_up(None, 0)
             return
         self.winner, self.take = seat, high
         self.phase = BUILD
@@ -463,7 +464,7 @@ class FiveTowersState(GameState):
             self.market.remove(code)
         self.history.append({"seat": seat, "type": "build", "cards": [card_json(c) for c in cards],
                              "teardown": None if teardown is None else COLOURS[teardown]})
-        self.clean_up(self.take)
+        self.clean_up(seat, self.take)
 
     # ------------------------------------------------------------------ 4. failed build
     def roll_back(self, automatic: bool) -> None:
@@ -475,10 +476,12 @@ class FiveTowersState(GameState):
         self._builds = None
 
     # ------------------------------------------------------------------ 5. clean-up
-    def clean_up(self, winning_bid: int) -> None:
+    def clean_up(self, winner: int | None, winning_bid: int) -> None:
         self.discard.extend(self.market)
         self.market = []
-        if winning_bid:  # a round won with 0, or by nobody, keeps its start player
+        # The exception: nobody won, or the start player won with its bid of 0 (all others passed).
+        keeps_start = winner is None or (winner == self.start_player and winning_bid == 0)
+        if not keeps_start:
             self.start_player = (self.start_player + 1) % self.players
         if self.last_round:
             self.end_game()

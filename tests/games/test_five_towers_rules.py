@@ -435,6 +435,15 @@ def test_a_start_bid_of_0_with_all_others_passing_keeps_the_start_player():
     assert Counter(state.discard) == old_market and len(state.market) == 5
 
 
+def test_a_winning_bid_of_0_by_another_seat_passes_the_start_on():
+    state = with_market(new_state(3), ("tree", 6), ("tree", 4), ("tree", 3), ("tree", 2), ("tree", 1))
+    set_tower(state, 0, "tree", [0])
+    play(state, bid(5), PASS, bid(0), PASS)  # seat 0's 5 fails and is withdrawn; seat 1 wins with 0
+    assert state.phase == BUILD and state.winner == 1 and state.take == 0
+    play(state, build())
+    assert state.start_player == 1 and state.current_seat() == 1 and state.round == 2
+
+
 def test_a_winning_bid_of_0_takes_no_cards_but_may_tear_down():
     state = round_won_by_seat_0(0, towers={"candy": [14, 11]})
     assert state.legal_actions() == [build(), build(teardown="candy")]
