@@ -1,5 +1,6 @@
 """The Agent Avenue docs page stays in step with the engine: its examples are real engine
-output, and every observation field, phase and action type is documented."""
+output, every observation field, phase and action type is documented, and every decision
+marked in the code is on the page."""
 
 from __future__ import annotations
 
@@ -59,3 +60,12 @@ def test_every_phase_and_action_type_is_documented():
         for kind in kinds:
             assert f'{{"type": "{kind}"' in DOC, kind
 
+
+
+def test_every_decision_marked_in_the_code_is_on_the_docs_page_and_back():
+    """``# [decision] Title: ...`` in the engine and ``**[decision] Title.**`` on the page."""
+    in_code = set()
+    for path in ENGINE.glob("*.py"):
+        in_code |= set(re.findall(r"\[decision\] ([A-Z][\w -]*):", path.read_text()))
+    on_page = set(re.findall(r"\*\*\[decision\] ([A-Z][\w -]*)\.\*\*", DOC))
+    assert len(on_page) >= 18 and in_code == on_page

@@ -23,7 +23,8 @@ class AgentAvenue(Game):
     )
 
     def create_state(self, players: int, seed: int, options: dict) -> AgentAvenueState:
-        # 3 or 4 players is always the team variant (the rules have no other way to play it).
+        # [decision] Team variant option: 3 or 4 players is always the team variant (the
+        # rules have no other way to play it).
         return AgentAvenueState(players, seed, options["advanced"])
 
 

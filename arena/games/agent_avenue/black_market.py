@@ -35,6 +35,8 @@ class BlackMarketRules:
 
     def modified_steps(self, side: int, name: str, steps: int) -> int:
         """Recruit-triggered ongoing effects; they apply however the agent is recruited."""
+        # [decision] Same turn: these modify only moves made after the card was taken; the
+        # check-phase conditions apply in the check phase of the turn the card was taken.
         owned = self.owned[side]
         if name == CODEBREAKER and SUPERCOMPUTER in owned:
             return steps + SUPERCOMPUTER_STEPS
@@ -48,6 +50,8 @@ class BlackMarketRules:
 
     def after_getaway_car(self, side: int, total: int) -> int:
         """Getaway Car: a move that ends exactly on either home goes 3 further."""
+        # [decision] One move: modifiers, the printed value and the getaway car's 3 spaces are a
+        # single move; the corner check looks at where it ends (3 or 10: never a corner).
         if GETAWAY_CAR in self.owned[side] and (HOMES[side] + total) % STREET in HOMES:
             return total + GETAWAY_STEPS
         return total
@@ -78,11 +82,13 @@ class BlackMarketRules:
         if card == SURVEILLANCE_TRUCK:
             self.chain(side, self.move_spy(side, SURVEILLANCE_STEPS))
         elif card == SMOKE_SCREEN:
-            if self.deck:
+            if self.deck:  # [decision] Smoke screen: an empty draw pile gives nothing
                 self.recruit_agent(side, self.deck.pop())
         elif card == OUTPOST:
             hand = self.hands[seat]
-            if SENTINEL in hand:  # [decision] no choice to make: the effect is carried out
+            # [decision] Instant effects: carried out whenever they can be (outpost has no
+            # choice to make; the others must pick one of their options if there is any).
+            if SENTINEL in hand:
                 hand.remove(SENTINEL)
                 self.recruit_agent(side, SENTINEL)
                 self.refill(seat)
@@ -137,6 +143,7 @@ class BlackMarketRules:
                                 f'or keep it in hand), not {recruit_again!r}')
         self.pending = None
         hand = self.hands[seat]
+        # [decision] Double trouble: the kept copy is not remembered in later observations.
         if card == SECRET_RECRUIT or card == DOUBLE_TROUBLE:  # double trouble keeps the other copy
             hand.remove(agent)
             self.recruit_agent(side, agent)

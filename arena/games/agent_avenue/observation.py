@@ -57,7 +57,7 @@ def current_play(state, seat: int) -> dict | None:
         "face_up_seat": state.face_up_seat,
         "face_down_played": state.face_down is not None,
         "face_down_seat": state.face_down_seat,
-        # the chooser, and a teammate, never see it: only the seat that played it
+        # [decision] Face-down card: only the seat that played it sees it (not a teammate)
         "face_down": state.face_down if seat == state.face_down_seat else None,
     }
 

@@ -35,6 +35,7 @@ FACE_DOWN = "face_down"
 
 def team_seats(players: int) -> list[list[int]]:
     """Seats alternate between the sides: 2p [[0], [1]], 3p [[0, 2], [1]], 4p [[0, 2], [1, 3]]."""
+    # [decision] Three players: seat 1 plays alone against seats 0 and 2; seat 0 starts.
     return [[seat for seat in range(players) if seat % 2 == side] for side in (0, 1)]
 
 
@@ -89,12 +90,13 @@ class AgentAvenueState(BlackMarketRules, GameState):
         self.active = side
         members = self.sides[side]
         others = self.sides[1 - side]
-        # [decision] teammates alternate as the opener from one team turn to the next; the
-        # opposing side's choice is made by its next opener.
+        # [decision] Opener: teammates alternate as the opener from one team turn to the next.
+        # [decision] Chooser: the opposing side's choice is made by its next opener.
         self.opener = members[self.turns[side] % len(members)]
         self.chooser = others[self.turns[1 - side] % len(others)]
         if len(members) == 2:
             self.partner = members[0] if self.opener == members[1] else members[1]
+            # [decision] Last card: the last-card rule is for teams of two only.
             if len(self.deck) == 1:  # the last card goes to the face-up player
                 self.hands[self.opener].append(self.deck.pop())
             self.phase = PLAY_FACE_UP
@@ -210,6 +212,7 @@ class AgentAvenueState(BlackMarketRules, GameState):
         if card not in hand:
             raise IllegalAction(f"discard needs a card from your hand {sorted(hand)}, not {card!r}")
         hand.remove(card)
+        # [decision] Discards: they leave the game face down; the draw pile is never reshuffled.
         self.discarded[seat].append(card)
         hand.append(self.deck.pop())
         self.discards_left[seat] -= 1
@@ -261,7 +264,8 @@ class AgentAvenueState(BlackMarketRules, GameState):
         hand.remove(card)
         self.face_down = card
         self.face_down_seat = seat
-        self.refill(self.opener)  # [decision] with too few cards left, the face-up player draws first
+        # [decision] Team refill: with too few cards left, the face-up player draws first.
+        self.refill(self.opener)
         self.refill(seat)
         self.phase = CHOOSE
         self.to_move = self.chooser
@@ -328,17 +332,17 @@ class AgentAvenueState(BlackMarketRules, GameState):
         """Hand out pending Black Market takes (active side first, chains first); then check."""
         queue = self.queue
         while queue:
-            if not self.bm_offer:  # [decision] an empty offer gives nothing
+            if not self.bm_offer:  # [decision] Empty offer: nothing is taken
                 queue.pop(0)
                 continue
-            self.phase = TAKE
+            self.phase = TAKE  # [decision] Taking is a decision: even with one card on offer
             self.to_move = self.taker(queue[0])
             return
         self.check_phase()
 
     def taker(self, side: int) -> int:
-        # [decision] in a team, the face-up player takes for the active side and the chooser
-        # for the other side; hand effects use that player's hand.
+        # [decision] Black Market taker: in a team, the face-up player takes for the active
+        # side and the chooser for the other side; hand effects use that player's hand.
         return self.opener if side == self.active else self.chooser
 
     # --- Phase 3: check ---------------------------------------------------------------
@@ -352,6 +356,7 @@ class AgentAvenueState(BlackMarketRules, GameState):
         if not (wins_a or losses_a or wins_b or losses_b):
             self.end_turn()
             return
+        # [decision] Catch ends the game: any result ends it, so the lead never wraps around.
         # Both win, both lose, or one side both wins and loses: the active side wins.
         if (wins_b or losses_a) and not wins_a and not losses_b:
             winner = other
@@ -400,8 +405,9 @@ class AgentAvenueState(BlackMarketRules, GameState):
         self.start_turn(other)
 
     def can_play(self, side: int) -> bool:
-        """A player alone needs 2 cards; in a team of two, each teammate needs 1 (a teammate
-        without cards ends the game, as the team rule says)."""
+        """A player alone needs 2 cards; in a team of two, each teammate needs 1."""
+        # [decision] Team exhaustion: a teammate without cards ends the game (the team rule);
+        # a player alone must play two cards, so fewer than 2 ends it.
         members = self.sides[side]
         if len(members) == 1:
             return len(self.hands[members[0]]) >= 2
