@@ -435,6 +435,15 @@ def test_a_start_bid_of_0_with_all_others_passing_keeps_the_start_player():
     assert Counter(state.discard) == old_market and len(state.market) == 5
 
 
+def test_a_start_bid_of_0_that_wins_after_another_seats_rollback_pass_keeps_the_start_player():
+    state = with_market(new_state(2), ("tree", 6), ("tree", 4), ("tree", 3), ("tree", 2), ("tree", 1))
+    set_tower(state, 1, "tree", [0])
+    play(state, bid(0), bid(2), PASS)  # seat 1's 2 cannot be built; it passes, seat 0's 0 wins
+    assert state.phase == BUILD and state.winner == 0 and state.take == 0
+    play(state, build())
+    assert state.start_player == 0 and state.current_seat() == 0 and state.round == 2
+
+
 def test_a_winning_bid_of_0_by_another_seat_passes_the_start_on():
     state = with_market(new_state(3), ("tree", 6), ("tree", 4), ("tree", 3), ("tree", 2), ("tree", 1))
     set_tower(state, 0, "tree", [0])
