@@ -98,6 +98,20 @@ def test_players_may_overbid_alea_which_is_then_out():
     assert state.owner[d][p] == 0 and state.towers[d][p] == 2
 
 
+def test_alea_is_out_as_soon_as_a_player_overbids_it():
+    state = two_player([4, 4])
+    hand(state, 0, {"orange": [4]}, black=[5])
+    hand(state, 1, {"green": [5]}, black=[6, 6])
+    start_round(state, 0, markers=["ts"])
+    bid(state, "orange", [4])
+    bid(state, "green", [5])
+    assert state.auction.leader == ALEA  # 8 beats 5
+    bid(state, "orange", [], [5])  # seat 0: 9 beats 8
+    alea = state.observation(1)["auction"]["bidders"][2]
+    assert alea["bidder"] == "alea" and alea["passed"] is True and alea["total"] == 0
+    assert state.current_seat() == 1 and state.auction.leader == 0
+
+
 def test_alea_builds_on_its_own_plot():
     state = two_player([4, 4])
     put(state, "ts", "green", owner=ALEA, towers=1)

@@ -578,6 +578,9 @@ class FifthAvenueState(GameState):
         """The raise is done: the bidder's total is the new highest bid."""
         auction = self.auction
         auction.high = auction.bids[who].total()
+        if auction.leader == self.alea and self.alea is not None:
+            auction.passed[self.alea] = True  # Alea's one bid is overbid: it is out at once
+            auction.bids.pop(self.alea)
         auction.leader = who
         auction.next_turn()
 
@@ -596,11 +599,9 @@ class FifthAvenueState(GameState):
     def alea_acts(self) -> None:
         """Alea acts once per auction: turn up black cards until a value repeats; the sum is its
         fixed bid. The cards go to the bottom of the black stack at once. If the sum does not
-        beat the top bid, Alea is out. Later it only stays (as leader) or drops out."""
+        beat the top bid, Alea is out; else it leads until a player overbids it (then it is out,
+        see ``finish_raise``), so it never acts twice."""
         auction = self.auction
-        if auction.alea_acted:
-            self.withdraw(self.alea)  # overbid: Alea is out
-            return
         auction.alea_acted = True
         seen = alea_draw(self.black_stack)
         del self.black_stack[len(self.black_stack) - len(seen):]
