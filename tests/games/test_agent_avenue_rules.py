@@ -159,6 +159,15 @@ def test_moves_are_simultaneous_so_only_the_final_positions_count():
     assert state.current_seat() == 1 and state.phase == "play"
 
 
+@pytest.mark.parametrize("name", [DA, EN, SA, DD, SE])
+def test_a_fourth_copy_in_play_moves_by_the_third_value(name):
+    hand = [name, CB, SK, MO]
+    state = arrange(new_state(), hands=[hand, [SE] * 4], areas=[{name: 3}, {}], totals=[0, 0])
+    turn(state, CB, name, "face_up")
+    assert state.areas[0][name] == 4
+    assert state.totals[0] == MOVES[name][2]
+
+
 def test_a_recruit_with_value_zero_leaves_the_spy_where_it_is():
     state = arrange(new_state(), hands=[[CB, SE, SA, EN], [SE] * 4], totals=[3, 1])
     turn(state, SA, CB, "face_up")
@@ -244,6 +253,14 @@ def test_when_both_players_win_the_active_player_wins():
     assert state.totals == [0, 7]
     assert state.is_over() and state.winner == 0
     assert "tie" in state.end_reason
+
+
+def test_when_the_opponent_wins_and_the_active_player_loses_the_opponent_wins():
+    # The active player's 3rd daredevil (+3) loses; the opponent's sidekick (+4) catches it.
+    state = arrange(new_state(), hands=[[DD, SK, SA, EN], [SE] * 4], totals=[0, 6], areas=[{DD: 2}, {}])
+    turn(state, DD, SK, "face_down")
+    assert state.totals == [3, 10]
+    assert state.is_over() and state.winner == 1 and "tie" not in state.end_reason
 
 
 def test_without_a_result_the_opponent_becomes_the_active_player():
