@@ -578,7 +578,7 @@ class FifthAvenueState(GameState):
         """The raise is done: the bidder's total is the new highest bid."""
         auction = self.auction
         auction.high = auction.bids[who].total()
-        if auction.leader == self.alea and self.alea is not None:
+        if self.alea is not None and auction.leader == self.alea:
             auction.passed[self.alea] = True  # Alea's one bid is overbid: it is out at once
             auction.bids.pop(self.alea)
         auction.leader = who
