@@ -16,7 +16,8 @@ VALUES = (4, 5, 6)  # card values; counts are stored as [fours, fives, sixes]
 CITY_HALL = "city_hall"
 CENTRAL_PARK = "central_park"
 
-# Column by column from City Hall outwards: the order auctions are held in.
+# Column by column from City Hall outwards: the order auctions are held in. [decision] Within a
+# column west to east. [decision: name] ``42e`` is 42nd Street East.
 DISTRICTS = ("34w", "34e", "42w", "ts", "42e", "52w", "52e")
 DISTRICT_INDEX = {name: i for i, name in enumerate(DISTRICTS)}
 COLUMNS = (("34w", "34e"), ("42w", "ts", "42e"), ("52w", "52e"))
@@ -45,7 +46,9 @@ RINGS = {
     "52w": ("violet", "orange", "green", "brown", "gray"),
     "52e": ("brown", "orange", "gray", "violet", "green"),
 }
-PLAIN = "plain"  # the 6-plot board's colourless plot, between the last and first ring plot
+# [decision: geometry invented, the board art is not available] The 6-plot board's colourless
+# plot lies between the last and first ring plot.
+PLAIN = "plain"
 PLAIN_PLOT = 5  # its index; coloured plots are 0..4 in ring order
 
 BOARDS = ("5-plot", "6-plot")

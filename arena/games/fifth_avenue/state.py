@@ -96,6 +96,7 @@ class FifthAvenueState(GameState):
             for _ in range(B.START_BLACK):
                 self.black[seat][self.black_stack.pop() - 4] += 1
         # Snake order: seat 0, counter-clockwise to seat 1, seat 1 again, clockwise to seat 0.
+        # [decision] Seat 0 then takes the first turn; Alea places no set-up skyscrapers.
         n = self.players
         order = [0] + list(range(n - 1, 0, -1)) + list(range(1, n)) + [0]
         self.steps = [("place_start", seat) for seat in order] + [("option", 0)]
@@ -196,7 +197,8 @@ class FifthAvenueState(GameState):
         return actions
 
     def start_plots(self, seat: int) -> list[tuple[int, int]]:
-        """Empty coloured plots in districts where ``seat`` owns no plot yet."""
+        """Empty coloured plots in districts where ``seat`` owns no plot yet ([decision] never a
+        plot holding a business, never the 6-plot board's plain plot)."""
         result = []
         for d in range(len(B.DISTRICTS)):
             owner = self.owner[d]
@@ -230,7 +232,8 @@ class FifthAvenueState(GameState):
         return None
 
     def business_plots(self) -> list[tuple[int, int]]:
-        """Plots of open districts that are empty or hold exactly one business."""
+        """Plots of open districts that are empty or hold exactly one business ([decision] a
+        stopped district receives no more businesses)."""
         result = []
         for d in range(len(B.DISTRICTS)):
             if self.closed[d]:
@@ -242,7 +245,8 @@ class FifthAvenueState(GameState):
         return result
 
     def scorable_districts(self) -> list[int]:
-        """Open districts holding a commissioner (City Hall and Central Park never count)."""
+        """Open districts holding a commissioner (City Hall and Central Park never count;
+        [decision] nor a stopped district)."""
         result = []
         for position in self.commissioners:
             d = B.DISTRICT_INDEX.get(position)
@@ -376,6 +380,8 @@ class FifthAvenueState(GameState):
         self.move_commissioner(seat, c, action["to"])
 
     def do_park_colour(self, action: dict) -> None:
+        # [decision] The opener's colour is a decision of its own before the bidding; the opener
+        # may then pass like anybody.
         self.auction.park_colour = B.COLOUR_INDEX[action["colour"]]
         for bidder in self.auction.bidders:
             self.auction.allowed[bidder] = (self.auction.park_colour,)
@@ -458,7 +464,9 @@ class FifthAvenueState(GameState):
                 if who == self.alea:
                     self.alea_acts()
                 elif not auction.can_raise(who, self.coloured[who], self.black[who]):
-                    self.withdraw(who)  # only a pass is possible: it is made for the seat
+                    # [decision] Only a pass is possible (no raise can exceed the highest
+                    # bid): it is made for the seat.
+                    self.withdraw(who)
                 else:
                     return
             elif kind == "round_end":
@@ -503,7 +511,7 @@ class FifthAvenueState(GameState):
 
     def score_district(self, d: int) -> None:
         points = self.district_points(d)
-        for seat in range(self.players):  # Alea scores nothing
+        for seat in range(self.players):  # [decision] Alea scores nothing
             self.scores_[seat] += points[seat]
 
     def move_commissioner(self, seat: int, c: int, target: str) -> None:
@@ -538,7 +546,7 @@ class FifthAvenueState(GameState):
         else:
             allowed, had_empty = self.first_card_colours(d)
             auction = Auction(d, bidders, allowed, had_empty)
-            # Alea skips auctions where it has no plot and no empty plot exists.
+            # [decision] Alea skips auctions where it has no plot and no empty plot exists.
             if self.alea is not None and self.alea not in self.owner[d] and not had_empty:
                 auction.passed[self.alea] = True
         self.auction = auction
@@ -546,7 +554,8 @@ class FifthAvenueState(GameState):
     def first_card_colours(self, d: int) -> tuple[dict[int, tuple[int, ...]], bool]:
         """Per owner index, the colours its first card may have in district ``d``: its own plot's
         colour; else an empty plot's; else (no empty plot) a plot with businesses. Plus whether
-        the district has an empty (coloured) plot."""
+        the district has an empty (coloured) plot ([decision] the 6-plot board's plain plot never
+        counts as empty and is never a bid colour)."""
         owner = self.owner[d]
         businesses = self.businesses[d]
         colours = B.PLOT_COLOUR[B.DISTRICTS[d]]
@@ -605,7 +614,7 @@ class FifthAvenueState(GameState):
         auction.alea_acted = True
         seen = alea_draw(self.black_stack)
         del self.black_stack[len(self.black_stack) - len(seen):]
-        self.black_stack[0:0] = seen
+        self.black_stack[0:0] = seen  # [decision] in the order turned, the first lowest
         auction.alea_cards = seen
         total = sum(seen)
         if not seen or total <= auction.high:
@@ -619,7 +628,8 @@ class FifthAvenueState(GameState):
         auction.next_turn()
 
     def close_auction(self) -> None:
-        """The winner discards the bid cards under their stacks and builds (or stops)."""
+        """The winner discards the bid cards under their stacks ([decision] the 6s lowest, then
+        the 5s, then the 4s) and builds (or stops)."""
         auction = self.auction
         self.auction = None
         self.steps.pop(0)
