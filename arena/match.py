@@ -262,15 +262,14 @@ def _start_bots(seats, commands, spec, options, protections, log) -> None:
             continue
         try:
             line = seat.process.receive(deadline)
+            log.append({"event": "ready", "seat": seat.index, "line": line[:4096].decode("utf-8", "replace"),
+                        "ms": round((time.monotonic() - started) * 1000, 3)})
             parse_ready(line)
         except BotFailure as failure:
             text = "no ready answer within the start-up deadline" if failure.status == "timeout" else failure.message
             _fail_at_start(seat, failure.status, text, log)
         except ReplyError as error:
-            _fail_at_start(seat, "protocol", str(error), log)
-        else:
-            log.append({"event": "ready", "seat": seat.index, "line": line.decode("utf-8", "replace"),
-                        "ms": round((time.monotonic() - started) * 1000, 3)})
+            _fail_at_start(seat, "protocol", f"{error}: {line[:200].decode('utf-8', 'replace')!r}", log)
 
 
 def _fail_at_start(seat: Seat, status: str, message: str, log: list) -> None:
@@ -296,6 +295,7 @@ def _decide(seat: Seat, state, step: int, limits: Limits, log: list) -> object |
         process.send(request, deadline)
         line = process.receive(deadline)
     except BotFailure as failure:
+        seat.time_s += time.monotonic() - asked  # a timed-out decision used its time too
         return _fail(seat, failure.status, f"step {step}: {failure.message}", step, log)
     elapsed = time.monotonic() - asked
     seat.time_s += elapsed
@@ -306,6 +306,7 @@ def _decide(seat: Seat, state, step: int, limits: Limits, log: list) -> object |
     try:
         action, debug = parse_reply(line, legal)
     except ReplyError as error:
+        error = f"{error}: {line[:200].decode('utf-8', 'replace')!r}"
         # A flood of output is an output-limit failure even when its first line is garbage:
         # a bot that wrote one bad line writes nothing more, a flooding bot does within 10 ms.
         if _unrequested(process, within=FLOOD_WINDOW_S):
@@ -340,7 +341,7 @@ def _fail(seat: Seat, status: str, message: str, step: int, log: list) -> None:
 
 
 def _final_ranks(state, seats: list[Seat]) -> list[int]:
-    """The game's ranks, except that failed seats (and their teammates) come last.
+    """The game's ranks, except that failed seats (and their teammates) share the last place.
 
     In team games the ranking is over teams, so teammates share a rank and two teams give
     ranks 1 and 2 (not 1 and 3).
@@ -348,7 +349,9 @@ def _final_ranks(state, seats: list[Seat]) -> list[int]:
     ranks = state.ranks()
     failed = [s.failed for s in seats]
     teams = state.teams() or [[i] for i in range(len(seats))]
-    team_keys = [(any(failed[i] for i in team), min(ranks[i] for i in team)) for team in teams]
+    # Failed teams share the last place, whatever their score.
+    team_keys = [(True, 0) if any(failed[i] for i in team) else (False, min(ranks[i] for i in team))
+                 for team in teams]
     result = [0] * len(seats)
     for team, key in zip(teams, team_keys):
         for i in team:

@@ -24,6 +24,7 @@ from arena.bots import BotCommand
 STDERR_HEAD = 32 * 1024
 STDERR_TAIL = 32 * 1024
 STOP_GRACE_S = 1.0
+ABANDON_CHECK_S = 0.25  # how often a slow reply is checked for a bot that closed its stdout
 READ_CHUNK = 1 << 16
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # one line, UTF-8
 
@@ -103,6 +104,7 @@ class BotProcess:
             raise BotFailure("crash", f"could not start {self.bot.argv[0]}: {error.strerror}") from None
         for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             os.set_blocking(stream.fileno(), False)
+        self._stdout_inode = os.fstat(self.popen.stdout.fileno()).st_ino
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.popen.stdout.fileno(), selectors.EVENT_READ, "stdout")
         self._selector.register(self.popen.stderr.fileno(), selectors.EVENT_READ, "stderr")
@@ -179,16 +181,41 @@ class BotProcess:
 
     def receive(self, deadline: float) -> bytes:
         """The next complete line from the bot, without the newline."""
+        next_check = time.monotonic() + ABANDON_CHECK_S
         while not self.lines:
             if not self._stdout_open:
                 raise self._crash("closed its stdout")
-            if not self._wait(deadline):
+            if time.monotonic() >= next_check:
+                if self._stdout_abandoned():
+                    raise self._crash("closed its stdout")
+                next_check = time.monotonic() + ABANDON_CHECK_S
+            if not self._wait(min(deadline, next_check)) and time.monotonic() >= deadline:
                 # A reply already sitting in the pipe came in time, even if we look late
                 # (seats start in parallel but are read one after the other).
                 self._drain(0)
                 if not self.lines:
                     raise BotFailure("timeout", "no reply in time")
         return self.lines.pop(0)
+
+    def _stdout_abandoned(self) -> bool:
+        """True when no process of the bot holds its stdout any more.
+
+        Under bubblewrap the sandbox's own processes keep a copy of the pipe, so a bot that
+        closes stdout but keeps running never produces end-of-file; look at who holds it.
+        """
+        if self.prepared.protections.mode != "bubblewrap":
+            return False  # the bot's own processes are the only holders: EOF tells
+        target = f"pipe:[{self._stdout_inode}]"
+        wrapper = self.popen.pid
+        for pid in pids_with_token(self.token):
+            try:
+                if pid == wrapper or _parent_of(pid) == wrapper:
+                    continue  # bwrap itself and its init inside the namespace
+                if any(os.readlink(f"/proc/{pid}/fd/{fd}") == target for fd in os.listdir(f"/proc/{pid}/fd")):
+                    return False
+            except OSError:
+                return False  # cannot tell (not allowed to look, or it is changing): assume held
+        return True
 
     def wait_for_exit(self, deadline: float) -> bool:
         """Serve output until the process exits or ``deadline`` passes; True if it exited."""
@@ -324,36 +351,35 @@ class BotProcess:
             self.stderr.add(chunk)
 
 
-def kill_by_token(token: str) -> int:
-    """SIGKILL every process whose environment carries ``token`` (a double-forked child that
-    left the process group included). Returns how many were signalled."""
-    needle = f"ARENA_BOT_TOKEN={token}".encode()
-    killed = 0
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/environ", "rb") as handle:
-                if needle not in handle.read():
-                    continue
-            os.kill(int(entry.name), signal.SIGKILL)
-            killed += 1
-        except (OSError, ValueError):
-            continue
-    return killed
+def _parent_of(pid: int) -> int:
+    with open(f"/proc/{pid}/stat", "rb") as handle:
+        return int(handle.read().rsplit(b")", 1)[1].split()[1])
 
 
-def is_alive(token: str) -> bool:
-    """True while any live (non-zombie) process carries ``token`` in its environment."""
+def pids_with_token(token: str) -> list[int]:
+    """Live processes whose environment carries ``token`` (zombies have no environment)."""
     needle = f"ARENA_BOT_TOKEN={token}".encode()
+    found = []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
         try:
             with open(f"/proc/{entry.name}/environ", "rb") as handle:
                 if needle in handle.read():
-                    return True
+                    found.append(int(entry.name))
         except OSError:
             continue
-    return False
+    return found
 
+
+def kill_by_token(token: str) -> int:
+    """SIGKILL every process whose environment carries ``token`` (a double-forked child that
+    left the process group included). Returns how many were signalled."""
+    killed = 0
+    for pid in pids_with_token(token):
+        try:
+            os.kill(pid, signal.SIGKILL)
+            killed += 1
+        except OSError:
+            continue
+    return killed

@@ -242,3 +242,36 @@ def test_cpu_time_limit_is_timeout(play):
             pass""")
     assert result.seats[0].status == "timeout"
     assert "CPU time" in result.seats[0].error
+
+
+def test_closing_stdout_while_running_is_crash(play):
+    result = play("closer", on_request="""
+        if requests == 2:
+            os.close(1)  # the descriptor itself: sys.stdout.close() leaves fd 1 open
+            time.sleep(3600)
+        reply({"index": 0})""")
+    assert result.seats[0].status == "crash"
+    assert "closed its stdout" in result.seats[0].error
+
+
+def test_failed_seats_share_the_last_rank(tmp_path, test_bot):
+    from arena.match import MatchSpec, play_match
+
+    crasher = write_bot(tmp_path, "crasher", on_start="sys.exit(1)")
+    garbler = write_bot(tmp_path, "garbler", on_request='print("nonsense", flush=True)')
+    result = play_match(MatchSpec("toy", [crasher, test_bot("greedy.py"), garbler], seed=2, limits=QUICK))
+    assert [s.status for s in result.seats] == ["crash", "ok", "protocol"]
+    assert result.ranks == [2, 1, 2]
+
+
+def test_a_bad_answer_to_start_is_logged_and_quoted(play):
+    result = play("banner", on_start='print("hello from my bot", flush=True)')
+    assert result.seats[0].status == "protocol"
+    assert "hello from my bot" in result.seats[0].error
+    assert {"event": "ready", "seat": 0} .items() <= next(e for e in result.log if e["event"] == "ready").items()
+
+
+def test_a_timed_out_decision_counts_in_time_used(play):
+    result = play("sleeper", on_request="time.sleep(3600)")
+    assert result.seats[0].status == "timeout"
+    assert result.seats[0].time_ms >= QUICK.decision_ms + QUICK.bank_ms

@@ -537,6 +537,8 @@ class FiveTowersState(GameState):
         if kind == "bid":
             amount = action.get("amount")
             allowed = self.bid_range()
+            if isinstance(amount, float):
+                raise IllegalAction(f"a bid amount is a JSON integer (write {amount:.0f}), not {amount!r}")
             if not isinstance(amount, int) or isinstance(amount, bool) or amount not in allowed:
                 raise IllegalAction(f"bid amount {amount!r} is not allowed now; {self.describe_bids(allowed)}")
             self.bid(amount)
@@ -568,7 +570,7 @@ class FiveTowersState(GameState):
                     or card[0] not in COLOUR_INDEX
                     or not isinstance(card[1], int) or isinstance(card[1], bool) or not 0 <= card[1] <= 15):
                 raise IllegalAction(f"{card!r} is not a card; a card is [colour, value] with colour one of "
-                                    f"{', '.join(COLOURS)} and value 0 to 15")
+                                    f"{', '.join(COLOURS)} and value a JSON integer from 0 to 15")
             codes.append(card_code(COLOUR_INDEX[card[0]], card[1]))
         if len(codes) != self.take:
             raise IllegalAction(f"you won with a bid of {self.take}, so take exactly {self.take} market "

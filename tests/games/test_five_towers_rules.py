@@ -650,3 +650,13 @@ def test_observation_shows_bids_passes_and_the_high_bid():
     assert observation["high_bid"] == 1 and observation["high_bidder"] == 0
     assert observation["current_seat"] == 2 and observation["to_bid"] == []
     assert observation["history"] == [{"seat": 0, "type": "bid", "amount": 1}, {"seat": 1, "type": "pass"}]
+
+
+def test_a_bid_amount_sent_as_a_float_is_refused_with_a_reason_naming_integers():
+    import pytest
+
+    from arena.games import IllegalAction, get_game
+
+    state = get_game("five-towers").new_game(2, 1)
+    with pytest.raises(IllegalAction, match="JSON integer"):
+        state.apply({"type": "bid", "amount": 2.0})
