@@ -191,8 +191,8 @@ def play_match(spec: MatchSpec, protections: Protections | None = None) -> Match
     """
     game = get_game(spec.game)
     players = len(spec.bots)
-    state = game.new_game(players, spec.seed, spec.options)  # validates count and options
-    options = game.validate(players, spec.options)
+    options = game.validate(players, spec.options)  # refuses a bad count or option
+    state = game.create_state(players, int(spec.seed), options)
     commands = [resolve_bot(path) for path in spec.bots]
     limits = spec.limits
     protections = protections or detect_protections()

@@ -245,7 +245,10 @@ class BotProcess:
         if status is None:
             return BotFailure("crash", what)
         if status < 0:
-            name = signal.Signals(-status).name if -status in signal.Signals._value2member_map_ else str(-status)
+            try:
+                name = signal.Signals(-status).name
+            except ValueError:
+                name = f"signal {-status}"
             if -status == signal.SIGXCPU:
                 return BotFailure("timeout", "used up its CPU time limit")
             return BotFailure("crash", f"{what}: killed by {name}")
