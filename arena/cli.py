@@ -9,7 +9,7 @@ import click
 from arena import __version__
 from arena.games import all_games, get_game
 
-DEFAULT_DB = "results/arena.db"  # arena.store.DEFAULT_DB; not imported, to keep start-up quick
+DEFAULT_DB = "results/arena.db"  # arena.results.store.DEFAULT_DB; not imported, to keep start-up quick
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,10 +34,10 @@ def games_command() -> None:
 
 
 # ---- results: bots, tournaments, ratings, leaderboards, stored matches ------------------------
-# (the library lives in arena.store, arena.submit, arena.tournament and arena.leaderboard)
+# (the library lives in arena.results.store, arena.results.submit, arena.tournament and arena.results.leaderboard)
 
 def _store(ctx: click.Context, create: bool = True):
-    from arena.store import Store, StoreError
+    from arena.results.store import Store, StoreError
 
     try:
         return Store(ctx.obj["db"], create=create)
@@ -47,10 +47,10 @@ def _store(ctx: click.Context, create: bool = True):
 
 def _user_errors():
     """The exceptions that are the user's mistake: shown as one line, exit code 1."""
-    from arena.bots import BotError
+    from arena.runner.bots import BotError
     from arena.games import GameError
-    from arena.store import StoreError
-    from arena.submit import SubmitError
+    from arena.results.store import StoreError
+    from arena.results.submit import SubmitError
     from arena.tournament import TournamentError
 
     return (BotError, GameError, StoreError, SubmitError, TournamentError)
@@ -71,7 +71,7 @@ def _one_line_errors():
 @click.pass_context
 def submit_command(ctx: click.Context, path: str, game: str, name: str | None) -> None:
     """Submit a bot (file or directory): copy it, version it, validate it against the random bot."""
-    from arena.submit import submit
+    from arena.results.submit import submit
 
     with _one_line_errors():
         with _store(ctx) as store:
@@ -220,7 +220,7 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
     """Show a tournament: configuration, entries, progress, failures and standings."""
     import json
 
-    from arena.leaderboard import render, tournament_leaderboard
+    from arena.results.leaderboard import render, tournament_leaderboard
     from arena.tournament import tournament_status
 
     with _one_line_errors():
@@ -280,7 +280,7 @@ def ratings_recompute_command(ctx: click.Context, game: str | None) -> None:
 def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, tournament_id: int | None,
                         fmt: str, limit: int | None) -> None:
     """Bots ordered by conservative skill (mu - 3 sigma)."""
-    from arena.leaderboard import game_leaderboard, rated_games, render, tournament_leaderboard
+    from arena.results.leaderboard import game_leaderboard, rated_games, render, tournament_leaderboard
 
     with _one_line_errors():
         if game:
@@ -377,9 +377,9 @@ def match_command(game: str, bots: tuple[str, ...], seed: int | None, options: t
     import json
     import random as stdlib_random
 
-    from arena.bots import BotError
+    from arena.runner.bots import BotError
     from arena.games import GameError
-    from arena.match import Limits, MatchSpec, play_match
+    from arena.runner.match import Limits, MatchSpec, play_match
     from arena.tournament import TournamentError, parse_options
 
     if seed is None:
@@ -411,7 +411,7 @@ def match_command(game: str, bots: tuple[str, ...], seed: int | None, options: t
 @main.command("doctor")
 def doctor_command() -> None:
     """Print which sandbox protections are active on this machine."""
-    from arena import doctor
+    from arena.runner import doctor
 
     for line in doctor.report():
         click.echo(line)

@@ -26,11 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.bots import resolve_bot  # noqa: E402
+from arena.runner.bots import resolve_bot  # noqa: E402
 from arena.games import get_game  # noqa: E402
-from arena.match import Limits, parse_ready, parse_reply  # noqa: E402
-from arena.process import BotProcess  # noqa: E402
-from arena.sandbox import detect_protections  # noqa: E402
+from arena.runner.match import Limits, parse_ready, parse_reply  # noqa: E402
+from arena.runner.process import BotProcess  # noqa: E402
+from arena.runner.sandbox import detect_protections  # noqa: E402
 
 MINIMAL_BOT = """import sys
 for line in sys.stdin:

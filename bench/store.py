@@ -26,9 +26,9 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from arena.leaderboard import game_leaderboard, tournament_leaderboard  # noqa: E402
-from arena.ratings import MU, conservative  # noqa: E402
-from arena.store import Store, pack, pack_result_logs  # noqa: E402
+from arena.results.leaderboard import game_leaderboard, tournament_leaderboard  # noqa: E402
+from arena.results.ratings import MU, conservative  # noqa: E402
+from arena.results.store import Store, pack, pack_result_logs  # noqa: E402
 
 GAME = "five-towers"
 STATUSES = ["ok"] * 40 + ["timeout", "crash", "illegal", "protocol"]

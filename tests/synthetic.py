@@ -6,8 +6,8 @@ round-robin tournament among freshly registered (fake) bot versions.
 
 from __future__ import annotations
 
-from arena.schedule import round_robin
-from arena.store import Store
+from arena.tournament.formats.roundrobin import round_robin
+from arena.results.store import Store
 
 
 def result(scores, statuses=None, teams=None, game="five-towers", log=None, stderr=None) -> dict:

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from arena.bots import BotError, resolve_bot
+from arena.runner.bots import BotError, resolve_bot
 
 
 def test_python_file_runs_with_the_harness_python(tmp_path):

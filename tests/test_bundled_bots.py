@@ -9,7 +9,7 @@ import pytest
 
 from arena.games import game_names, get_game
 from arena.games.base import OptionError
-from arena.match import MatchSpec, play_match
+from arena.runner.match import MatchSpec, play_match
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 GENERIC = [BOTS / "random.py", BOTS / "starter" / "python", BOTS / "starter" / "javascript"]

@@ -135,6 +135,7 @@ def test_a_tournament_file_skips_what_is_unavailable_when_asked(db, bots, tmp_pa
 
 
 def test_the_cli_default_database_is_the_stores():
-    from arena import cli, store
+    from arena import cli
+    from arena.results import store
 
     assert cli.DEFAULT_DB == store.DEFAULT_DB

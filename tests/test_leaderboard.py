@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from arena.leaderboard import CSV_COLUMNS, game_leaderboard, rated_games, render, tournament_leaderboard
-from arena.store import Store
+from arena.results.leaderboard import CSV_COLUMNS, game_leaderboard, rated_games, render, tournament_leaderboard
+from arena.results.store import Store
 from synthetic import result, tournament
 
 

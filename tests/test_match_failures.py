@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from arena.match import Limits, MatchSpec, play_match
+from arena.runner.match import Limits, MatchSpec, play_match
 from botmaker import processes_with, write_bot, zombie_children
 
 QUICK = Limits(start_ms=2000, decision_ms=200, bank_ms=300)
@@ -255,7 +255,7 @@ def test_closing_stdout_while_running_is_crash(play):
 
 
 def test_failed_seats_share_the_last_rank(tmp_path, test_bot):
-    from arena.match import MatchSpec, play_match
+    from arena.runner.match import MatchSpec, play_match
 
     crasher = write_bot(tmp_path, "crasher", on_start="sys.exit(1)")
     garbler = write_bot(tmp_path, "garbler", on_request='print("nonsense", flush=True)')

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from arena.match import MatchSpec, play_match, strip_timing
+from arena.runner.match import MatchSpec, play_match, strip_timing
 
 BOTS = Path(__file__).resolve().parents[1] / "bots"
 

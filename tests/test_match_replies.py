@@ -2,7 +2,7 @@
 
 import pytest
 
-from arena.match import ReplyError, parse_ready, parse_reply
+from arena.runner.match import ReplyError, parse_ready, parse_reply
 
 LEGAL = [{"type": "take", "amount": 1}, {"type": "take", "amount": 2}]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.ratings import MU, SIGMA, conservative, rate
+from arena.results.ratings import MU, SIGMA, conservative, rate
 
 
 def test_a_new_bot_starts_at_the_default_rating():

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from arena.match import Limits, MatchSpec, play_match
-from arena.sandbox import Protections, detect_protections
+from arena.runner.match import Limits, MatchSpec, play_match
+from arena.runner.sandbox import Protections, detect_protections
 from botmaker import processes_with, write_bot
 
 QUICK = Limits(start_ms=3000, decision_ms=500, bank_ms=500)

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from arena.schedule import match_count, match_seed, round_robin
+from arena.tournament.formats.roundrobin import match_count, match_seed, round_robin
 
 
 @pytest.mark.parametrize("entries, players", [(2, 2), (4, 2), (5, 3), (6, 4), (5, 5)])

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from arena.store import Store, StoreError, unpack
+from arena.results.store import Store, StoreError, unpack
 from synthetic import fake_versions, result, scores_for, tournament
 
 

@@ -7,8 +7,8 @@ import os
 import pytest
 
 from arena.games import UnknownGame
-from arena.store import Store
-from arena.submit import SubmitError, content_hash, submit
+from arena.results.store import Store
+from arena.results.submit import SubmitError, content_hash, submit
 from botmaker import write_bot
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.store import Store
+from arena.results.store import Store
 from arena.tournament import TournamentConfig, TournamentError, create, load_file, run
 from botmaker import write_bot
 from synthetic import result
@@ -29,7 +29,7 @@ def bots(tmp_path):
 
 
 def standings(store, tournament_id=None):
-    from arena.leaderboard import game_leaderboard, tournament_leaderboard
+    from arena.results.leaderboard import game_leaderboard, tournament_leaderboard
 
     board = tournament_leaderboard(store, tournament_id) if tournament_id else game_leaderboard(store, "toy")
     return [(e["bot"], e["mu"], e["sigma"], e["matches"], e["first_places"]) for e in board["entries"]]
@@ -228,7 +228,7 @@ def test_a_missing_stored_bot_copy_stops_the_run_before_any_match(tmp_path, bots
 def _die_once_then_play(spec, marker=None):
     """A `play` for pool workers: the first call kills its own worker outright (as the
     kernel's OOM killer would), later calls play normally."""
-    from arena.match import play_match
+    from arena.runner.match import play_match
 
     if marker is not None and not os.path.exists(marker):
         open(marker, "w").close()

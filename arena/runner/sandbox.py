@@ -27,7 +27,7 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from arena.bots import BotCommand
+from arena.runner.bots import BotCommand
 
 # Unprivileged user ids for bots when the harness runs as root: one per (harness process,
 # seat) so one bot's process limit never starves another bot running in parallel.

@@ -2,7 +2,7 @@
 
 Creating a tournament stores every scheduled match as 'pending'. Running it plays the pending
 matches on a `multiprocess` pool and commits each one as soon as it finishes (so ``kill -9``
-loses at most the matches that were running); `arena.store` applies ratings in schedule order.
+loses at most the matches that were running); `arena.results.store` applies ratings in schedule order.
 Resuming is running again: exactly the matches still pending are played.
 
 Ctrl-C (or SIGTERM) stops cleanly: no new match starts, the running ones finish and are
@@ -26,9 +26,9 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
 from arena.games import get_game, game_names
-from arena.schedule import round_robin
-from arena.store import Store, StoreError, pack_result_logs
-from arena.submit import SubmitError, register
+from arena.tournament.formats.roundrobin import round_robin
+from arena.results.store import Store, StoreError, pack_result_logs
+from arena.results.submit import SubmitError, register
 
 CONFIG_KEYS = {"name", "game", "bots", "players", "rounds", "options", "seed", "workers", "limits",
                "skip_unavailable"}
@@ -49,7 +49,7 @@ class TournamentConfig:
     seed: int | None = None         # default: a random seed, stored and printed
     name: str | None = None
     workers: int | None = None      # default: one per core
-    limits: dict = field(default_factory=dict)   # overrides of arena.match.Limits fields
+    limits: dict = field(default_factory=dict)   # overrides of arena.runner.match.Limits fields
     skip_unavailable: bool = False  # leave out missing games and bot files (the demo uses it)
 
 
@@ -131,7 +131,7 @@ def available(config: TournamentConfig) -> tuple[TournamentConfig | None, list[s
         return config, []
     if config.game not in game_names():
         return None, [f"skipping {config.game}: the game is not available (known: {', '.join(game_names())})"]
-    from arena.bots import BotError, resolve_bot
+    from arena.runner.bots import BotError, resolve_bot
 
     notes, bots = [], []
     for entry in config.bots:
@@ -183,7 +183,7 @@ def create(store: Store, config: TournamentConfig) -> int:
 def _check_limits(limits: dict) -> None:
     from dataclasses import fields
 
-    from arena.match import Limits
+    from arena.runner.match import Limits
 
     known = {f.name for f in fields(Limits)}
     unknown = sorted(set(limits) - known)
@@ -230,10 +230,10 @@ def play_job(match_id: int, spec: dict, play: Callable | None = None) -> tuple[i
         _started.put((match_id, os.getpid()))
     _playing = True
     try:
-        from arena.match import Limits, MatchSpec
+        from arena.runner.match import Limits, MatchSpec
 
         if play is None:
-            from arena.match import play_match as play
+            from arena.runner.match import play_match as play
         match_spec = MatchSpec(game=spec["game"], bots=spec["bots"], seed=spec["seed"],
                                options=spec["options"], limits=Limits(**spec["limits"]))
         return match_id, pack_result_logs(play(match_spec).to_dict()), None

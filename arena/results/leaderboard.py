@@ -12,8 +12,8 @@ import csv
 import io
 import json
 
-from arena.ratings import MU, SIGMA, conservative
-from arena.store import FAILURE_KINDS, Store
+from arena.results.ratings import MU, SIGMA, conservative
+from arena.results.store import FAILURE_KINDS, Store
 
 FORMATS = ("table", "json", "csv")
 CSV_COLUMNS = ["game", "tournament", "rank", "bot", "version", "conservative", "mu", "sigma", "matches",

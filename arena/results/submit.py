@@ -16,12 +16,12 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.store import Store
+from arena.results.store import Store
 
 # Files that are not part of a bot's content (caches and version control).
 IGNORED = ("__pycache__", "*.pyc", ".git", ".DS_Store", "node_modules/.cache")
 NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
-RANDOM_BOT = Path(__file__).resolve().parents[1] / "bots" / "random.py"
+RANDOM_BOT = Path(__file__).resolve().parents[2] / "bots" / "random.py"
 STDERR_TAIL_LINES = 20
 
 
@@ -89,7 +89,7 @@ def register(store: Store, path: str | os.PathLike, game: str, name: str | None 
     failure removes the copy and raises ``SubmitError``. Without it (tournament entries
     given as paths) the version is recorded directly.
     """
-    from arena.bots import BotError, resolve_bot
+    from arena.runner.bots import BotError, resolve_bot
     from arena.games import get_game
 
     get_game(game)  # UnknownGame for a bad name, before anything is copied
@@ -161,7 +161,7 @@ def rejection_message(name: str, seat: dict) -> str:
 def validation_match(game: str, seed: int = 1):
     """The validator `submit` uses: the bot in seat 0 against the random bot, fewest players."""
     from arena.games import get_game
-    from arena.match import MatchSpec, play_match
+    from arena.runner.match import MatchSpec, play_match
 
     players = min(get_game(game).player_counts)
 

@@ -17,10 +17,10 @@ import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 
-from arena.bots import BotError, resolve_bot
+from arena.runner.bots import BotError, resolve_bot
 from arena.games import IllegalAction, get_game
-from arena.process import BotFailure, BotProcess
-from arena.sandbox import Protections, ResourceLimits, detect_protections
+from arena.runner.process import BotFailure, BotProcess
+from arena.runner.sandbox import Protections, ResourceLimits, detect_protections
 
 PROTOCOL_VERSION = 1
 DEBUG_CHARS = 200

@@ -2,7 +2,7 @@
 
 Free-for-all games put every seat in a rating group of its own; ties in rank are draws.
 Team games put teammates in one group, ranked by their shared team rank. The functions here
-are pure (numbers in, numbers out); `arena.store` decides which match is rated when, and
+are pure (numbers in, numbers out); `arena.results.store` decides which match is rated when, and
 keeps the results.
 """
 

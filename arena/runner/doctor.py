@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import sys
 
-from arena.sandbox import BOT_UID_BASE, ResourceLimits, detect_protections
+from arena.runner.sandbox import BOT_UID_BASE, ResourceLimits, detect_protections
 
 
 def _yes(flag: bool, detail: str = "") -> str:

@@ -18,8 +18,8 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from arena import sandbox
-from arena.bots import BotCommand
+from arena.runner import sandbox
+from arena.runner.bots import BotCommand
 
 STDERR_HEAD = 32 * 1024
 STDERR_TAIL = 32 * 1024

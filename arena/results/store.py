@@ -27,7 +27,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import sqlite_utils
 
-from arena import ratings as trueskill_ratings
+from arena.results import ratings as trueskill_ratings
 
 DEFAULT_DB = "results/arena.db"
 SCHEMA_VERSION = 1

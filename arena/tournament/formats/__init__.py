@@ -1,0 +1,1 @@
+"""Tournament formats: which matches are played, in which seats, in which order."""
