@@ -1,30 +1,104 @@
-"""The `arena` command line: parse, call the library, print. No logic lives here."""
+"""The `arena` command line: parse, call the library, print. No logic lives here.
+
+Every mistake is one line on stderr starting ``Error:``: exit code 1, or 2 for a mistake in
+the command line itself. Nothing a bot wrote is printed unescaped.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 
 import click
 
 from arena import __version__
-from arena.games import all_games, get_game
 
 DEFAULT_DB = "results/arena.db"  # arena.results.store.DEFAULT_DB; not imported, to keep start-up quick
+MAX_ID = (1 << 63) - 1
+MAX_SEED = (1 << 63) - 1
+ID = click.IntRange(1, MAX_ID)
+SEED = click.IntRange(0, MAX_SEED)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _user_errors() -> tuple:
+    """The exceptions that are a user's or a machine's problem, not arena's: one line, exit 1."""
+    from arena.games import GameError
+    from arena.results.store import StoreError
+    from arena.results.submit import SubmitError
+    from arena.runner.bots import BotError
+    from arena.runner.files import BotFilesError
+    from arena.runner.sandbox import BotChanged, SandboxUnavailable
+    from arena.tournament.config import TournamentError
+
+    return (BotError, GameError, StoreError, SubmitError, TournamentError, SandboxUnavailable, BotFilesError,
+            BotChanged)
+
+
+class ArenaGroup(click.Group):
+    """A group whose commands never end in a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        from arena.runner.protocol import printable
+
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            raise SystemExit(130) from None
+        except BrokenPipeError:
+            # The reader of our output went away (`arena leaderboard | head`): nothing to say.
+            with contextlib.suppress(OSError):
+                sys.stdout = open(os.devnull, "w")
+            raise SystemExit(1) from None
+        except _user_errors() as error:
+            raise click.ClickException(printable(str(error))) from None
+        except Exception as error:  # arena's own fault: still one line (ARENA_DEBUG=1 shows more)
+            if os.environ.get("ARENA_DEBUG"):
+                raise
+            import sqlite3
+
+            if isinstance(error, (sqlite3.Error, OSError)):
+                raise click.ClickException(f"{ctx.obj.get('db', '')}: {printable(str(error))}") from None
+            raise click.ClickException(f"internal error: {type(error).__name__}: {printable(str(error))}"
+                                       " (set ARENA_DEBUG=1 for details, and please report it)") from None
+
+
+class UsageProblem(click.ClickException):
+    """A mistake in what the user asked for: one line on stderr, exit code 2."""
+
+    exit_code = 2
+
+
+@click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="arena")
 @click.option("--db", envvar="ARENA_DB", default=DEFAULT_DB, show_default=True, metavar="PATH",
               help="The SQLite results database (also the ARENA_DB variable).")
+@click.option("--sandbox", envvar="ARENA_SANDBOX", type=click.Choice(["bubblewrap", "none"]), default="bubblewrap",
+              show_default=True, help="How bots are isolated; 'none' only for trusted bots (also ARENA_SANDBOX).")
 @click.pass_context
-def main(ctx: click.Context, db: str) -> None:
+def main(ctx: click.Context, db: str, sandbox: str) -> None:
     """Tournament harness for bot competitions in Five Towers, Agent Avenue and Fifth Avenue."""
-    ctx.obj = {"db": db}
+    if not db or "\0" in db:
+        raise click.UsageError("--db needs a file path")
+    os.environ["ARENA_SANDBOX"] = sandbox  # worker processes inherit the choice
+    source = ctx.get_parameter_source("db")
+    ctx.obj = {"db": db, "default_db": source == click.core.ParameterSource.DEFAULT}
+
+
+def _printable(text) -> str:
+    from arena.runner.protocol import printable
+
+    return printable(text if isinstance(text, str) else str(text), keep_newlines=False)
 
 
 @main.command("games")
 def games_command() -> None:
     """List the games with their player counts and options."""
+    from arena.games import all_games
+
     for game in all_games():
         counts = ", ".join(map(str, game.player_counts))
         click.echo(f"{game.name:<14} {game.title} — {game.description}")
@@ -33,56 +107,67 @@ def games_command() -> None:
             click.echo(f"{'':<14} option {option.describe()}")
 
 
+# ---- limits, shared by every command that plays -------------------------------------------------
+
+LIMIT_OPTIONS = (
+    ("start_ms", "--start-ms", click.IntRange(1, 600_000), "Start-up deadline (ms)."),
+    ("decision_ms", "--decision-ms", click.IntRange(1, 600_000), "Per-decision allowance (ms)."),
+    ("bank_ms", "--bank-ms", click.IntRange(0, 3_600_000), "Time bank per match (ms)."),
+    ("memory_mb", "--memory-mb", click.IntRange(16, 65_536), "Memory per bot, all its processes (MiB)."),
+    ("processes", "--processes", click.IntRange(1, 4096), "Processes and threads per bot."),
+    ("cpu_seconds", "--cpu-seconds", click.IntRange(1, 86_400), "CPU time per bot process (s)."),
+    ("disk_mb", "--disk-mb", click.IntRange(1, 16_384), "A bot's home and /tmp, each (MiB)."),
+    ("cpus", "--cpus", click.FloatRange(0.01, 256), "CPU cores per bot at most (cgroups)."),
+)
+
+
+def limit_options(function):
+    for name, flag, kind, text in reversed(LIMIT_OPTIONS):
+        function = click.option(flag, name, type=kind, default=None, help=text)(function)
+    return function
+
+
+def _limits_given(values: dict) -> dict:
+    return {name: values.pop(name) for name, *_ in LIMIT_OPTIONS if values.get(name) is not None}
+
+
 # ---- results: bots, tournaments, ratings, leaderboards, stored matches ------------------------
-# (the library lives in arena.results.store, arena.results.submit, arena.tournament and arena.results.leaderboard)
 
-def _store(ctx: click.Context, create: bool = True):
-    from arena.results.store import Store, StoreError
+def _store(ctx: click.Context, create: bool = True, readonly: bool = False):
+    from arena.results.store import Store
 
-    try:
-        return Store(ctx.obj["db"], create=create)
-    except StoreError as error:
-        raise click.ClickException(str(error)) from None
-
-
-def _user_errors():
-    """The exceptions that are the user's mistake: shown as one line, exit code 1."""
-    from arena.runner.bots import BotError
-    from arena.games import GameError
-    from arena.results.store import StoreError
-    from arena.results.submit import SubmitError
-    from arena.tournament import TournamentError
-
-    return (BotError, GameError, StoreError, SubmitError, TournamentError)
-
-
-@contextlib.contextmanager
-def _one_line_errors():
-    try:
-        yield
-    except _user_errors() as error:
-        raise click.ClickException(str(error)) from None
+    # Only the default results/ folder is made when missing; a folder named with --db must exist.
+    return Store(ctx.obj["db"], create=create, readonly=readonly, make_folder=ctx.obj["default_db"])
 
 
 @main.command("submit")
-@click.argument("path")
+@click.argument("paths", nargs=-1, required=True)
 @click.option("--game", required=True, help="The game the bot plays.")
-@click.option("--name", help="The bot's name (default: the file or directory name).")
+@click.option("--name", help="The bot's name (default: from the file or directory name).")
 @click.pass_context
-def submit_command(ctx: click.Context, path: str, game: str, name: str | None) -> None:
-    """Submit a bot (file or directory): copy it, version it, validate it against the random bot."""
+def submit_command(ctx: click.Context, paths: tuple, game: str, name: str | None) -> None:
+    """Submit a bot (file or directory): copy it, version it, build it, validate it against the random bot."""
+    from arena.games import get_game
     from arena.results.submit import submit
 
-    with _one_line_errors():
-        with _store(ctx) as store:
-            outcome = submit(store, path, game, name)
+    get_game(game)
+    if name is not None and len(paths) > 1:
+        raise UsageProblem("--name names one bot; give one path with it")
+    with _store(ctx) as store:
+        outcome = submit(store, paths[0], game, name)
+    _print_submission(outcome)
+
+
+def _print_submission(outcome) -> None:
+    for note in outcome.notes:
+        click.echo(f"note: {_printable(note)}", err=True)
     version = outcome.version
-    label = f"{version['game']}/{version['name']} v{version['version']}"
+    label = f"{version['game']}/{_printable(version['name'])} v{version['version']}"
     if not outcome.created:
         click.echo(f"unchanged: {label} already has this content (sha256 {version['content_hash'][:12]})")
         return
     seat = outcome.validation or {}
-    click.echo(f"accepted: {label} ({version['language']}, sha256 {version['content_hash'][:12]}),"
+    click.echo(f"accepted: {label} ({_printable(version['language'])}, sha256 {version['content_hash'][:12]}),"
                f" validation match ok: {seat.get('decisions', 0)} decisions in {seat.get('time_ms', 0):.0f} ms")
 
 
@@ -91,44 +176,73 @@ def submit_command(ctx: click.Context, path: str, game: str, name: str | None) -
 @click.pass_context
 def bots_command(ctx: click.Context, game: str | None) -> None:
     """List submitted bots and their versions."""
-    with _one_line_errors():
-        if game:
-            get_game(game)
-        with _store(ctx, create=False) as store:
-            rows = store.bot_versions(game)
+    from arena.games import get_game
+
+    if game:
+        get_game(game)
+    with _store(ctx, readonly=True) as store:
+        rows = store.bot_versions(game)
     click.echo(f"{'game':<14} {'bot':<24} {'ver':>3}  {'language':<10} {'sha256':<12}  {'submitted':<23}  path")
     for row in rows:
-        click.echo(f"{row['game']:<14} {row['name']:<24} {row['version']:>3}  {row['language'] or '-':<10}"
-                   f" {row['content_hash'][:12]:<12}  {row['submitted_at'][:23]:<23}  {row['path']}")
+        withdrawn = "  (withdrawn)" if row["bot_withdrawn"] or row["version_withdrawn"] else ""
+        click.echo(f"{row['game']:<14} {_printable(row['name']):<24} {row['version']:>3}  {_printable(row['language'] or '-'):<10}"
+                   f" {row['content_hash'][:12]:<12}  {row['submitted_at'][:23]:<23}  {_printable(row['path'])}{withdrawn}")
 
 
-@main.group("tournament")
+@main.group("tournament", cls=ArenaGroup)
 def tournament_group() -> None:
-    """Run, resume and inspect round-robin tournaments."""
+    """Run, resume and inspect tournaments."""
 
 
-def _run_with_progress(store, tournament_id: int, workers: int | None) -> None:
-    import sys
-    import time
+class _ProgressPrinter:
+    """A bar on a terminal; elsewhere (a log file, CI, nohup) a plain line at least every 10 s."""
 
+    def __init__(self, tournament_id: int):
+        self.tournament_id = tournament_id
+        self.tty = sys.stderr.isatty()
+        self.last_line = 0.0
+        self.bar = None
+
+    def __call__(self, progress) -> None:
+        import time
+
+        rate = progress.done / progress.elapsed if progress.elapsed > 0 else 0.0
+        left = (progress.total - progress.done) / rate if rate > 0 else None
+        eta = f"{left:.0f} s left" if left is not None else "-"
+        if self.tty:
+            if self.bar is None:
+                self.bar = click.progressbar(length=progress.total, label=f"tournament {self.tournament_id}",
+                                             show_pos=True, show_eta=True, file=sys.stderr,
+                                             item_show_func=lambda text: text)
+                self.bar.__enter__()
+            self.bar.update(progress.done - self.bar.pos, f"{rate:.1f} matches/s" if rate else "")
+            if progress.final:
+                self.bar.__exit__(None, None, None)
+            return
+        now = time.monotonic()
+        if progress.final or progress.done == 0 or now - self.last_line >= 10:
+            click.echo(f"tournament {self.tournament_id}: {progress.done}/{progress.total} matches,"
+                       f" {rate:.1f} matches/s, {eta}, {progress.errors} harness errors,"
+                       f" {progress.failures} failed seats", err=True)
+            self.last_line = now
+
+
+def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots: int | None = None) -> None:
     from arena.tournament import run
 
-    pending = store.tournament(tournament_id)["matches_pending"]
-    started = time.monotonic()
-    with click.progressbar(length=pending, label=f"tournament {tournament_id}", show_pos=True, show_eta=True,
-                           item_show_func=lambda text: text, file=sys.stderr) as bar:
-        def progress(done: int, total: int) -> None:
-            elapsed = time.monotonic() - started
-            rate = f"{done / elapsed:.1f} matches/s" if done and elapsed > 0 else ""
-            bar.update(done - bar.pos, rate)
-
-        summary = run(store, tournament_id, workers, progress=progress,
-                      notify=lambda message: click.echo(f"\n{message}", err=True))
+    summary = run(store, tournament_id, workers, progress=_ProgressPrinter(tournament_id), keep_bots=keep_bots)
     errors = f", {summary.errors} harness errors" if summary.errors else ""
-    if summary.interrupted:
-        click.echo(f"tournament {tournament_id} interrupted: {summary.played} matches played{errors},"
+    if summary.problem:
+        click.echo(f"tournament {tournament_id} stopped: {summary.played} matches played{errors},"
                    f" {summary.remaining} left; continue with: arena tournament resume {tournament_id}")
-        raise SystemExit(130)
+        raise click.ClickException(_printable(summary.problem))
+    if summary.interrupted:
+        import signal
+
+        name = signal.Signals(summary.signal).name if summary.signal else "a stop"
+        click.echo(f"tournament {tournament_id} interrupted by {name}: {summary.played} matches played{errors},"
+                   f" {summary.remaining} left; continue with: arena tournament resume {tournament_id}")
+        raise SystemExit(128 + summary.signal if summary.signal else 130)
     click.echo(f"tournament {tournament_id} finished: {summary.played} matches played{errors}"
                f" in {summary.seconds:.1f} s")
 
@@ -136,84 +250,119 @@ def _run_with_progress(store, tournament_id: int, workers: int | None) -> None:
 @tournament_group.command("run")
 @click.argument("file", required=False, type=click.Path(dir_okay=False))
 @click.option("--game", help="The game (flag form).")
-@click.option("--bots", "bots", multiple=True, help="Bots: submitted names (name, name@2) or paths; repeat or comma-separate.")
-@click.option("--players", type=int, help="Players per match (default: the game's smallest count).")
-@click.option("--rounds", type=int, help="How often the whole round-robin is played (default 1).")
-@click.option("--option", "options", multiple=True, help="A game option, key=value (repeatable).")
-@click.option("--seed", type=int, help="Tournament seed; every match seed derives from it (default: random).")
-@click.option("--workers", type=int, help="Parallel matches (default: one per core).")
+@click.option("--bots", "bots", multiple=True, help="Bots: submitted names (name, name@2, * for all) or paths;"
+                                                    " repeat or comma-separate.")
+@click.option("--players", type=click.IntRange(1, 64), help="Players per match (default: the game's smallest count).")
+@click.option("--rounds", type=click.IntRange(1, 2_000_000), help="How often the whole schedule is played (default 1).")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
+@click.option("--seed", type=SEED, help="Tournament seed; the schedule and, with this machine's key, every deal"
+                                        " derive from it (default: random).")
+@click.option("--workers", type=click.IntRange(1, 256), help="Parallel matches (default: one per core).")
 @click.option("--name", help="A name for the tournament.")
+@click.option("--restart", type=click.Choice(["auto", "always"]), help="'always': a fresh bot process for every match.")
+@click.option("--duplicate", is_flag=True, default=None, help="Play each deal in every seat rotation.")
+@click.option("--keep-bots", type=click.IntRange(0, 1024), help="Live bot processes kept per worker (default 16).")
+@limit_options
 @click.pass_context
 def tournament_run_command(ctx: click.Context, file: str | None, game: str | None, bots: tuple, players: int | None,
                            rounds: int | None, options: tuple, seed: int | None, workers: int | None,
-                           name: str | None) -> None:
-    """Create a round-robin tournament (from FILE.toml or flags) and play it."""
-    from arena.tournament import TournamentConfig, available, create, load_file, parse_options
+                           name: str | None, restart: str | None, duplicate: bool | None, keep_bots: int | None,
+                           **limits) -> None:
+    """Create a tournament (from FILE.toml or flags) and play it."""
+    from arena.tournament import TournamentConfig, available, check_config, create, load_file, parse_options
 
+    limit_overrides = _limits_given(limits)
     bot_list = [entry.strip() for value in bots for entry in value.split(",") if entry.strip()]
-    with _one_line_errors():
-        if file:
-            configs = load_file(file)
-        elif game:
-            configs = [TournamentConfig(game=game, bots=bot_list)]
-        else:
-            raise click.UsageError("give a tournament FILE.toml, or --game and --bots")
-        overrides = {"players": players, "rounds": rounds, "seed": seed, "workers": workers, "name": name,
-                     "bots": bot_list or None, "options": parse_options(list(options)) or None}
+    if bots and not bot_list:
+        raise UsageProblem("--bots names no bot")
+    if file and game:
+        raise UsageProblem("give a tournament FILE.toml or --game, not both (the file names its game)")
+    if file:
+        configs = load_file(file)
+    elif game:
+        if not bot_list:
+            raise UsageProblem("--game needs --bots")
+        configs = [TournamentConfig(game=game, bots=bot_list)]
+    else:
+        raise UsageProblem("give a tournament FILE.toml, or --game and --bots")
+    overrides = {"players": players, "rounds": rounds, "seed": seed, "workers": workers, "name": name,
+                 "bots": bot_list or None, "options": parse_options(list(options)) or None, "restart": restart,
+                 "duplicate": duplicate, "keep_bots": keep_bots}
+    for config in configs:
+        for key, value in overrides.items():
+            if value is not None:
+                setattr(config, key, value)
+        if limit_overrides:
+            config.limits = {**config.limits, **limit_overrides}
+        check_config(config)
+    from arena.runner.sandbox import detect
+
+    detect()  # before anything is written: bots cannot run here without a sandbox
+    with _store(ctx) as store:
+        ran = 0
         for config in configs:
-            for key, value in overrides.items():
-                if value is not None:
-                    setattr(config, key, value)
-        with _store(ctx) as store:
-            ran = 0
-            for config in configs:
-                config, notes = available(config)
-                for note in notes:
-                    click.echo(note, err=True)
-                if config is None:
-                    continue
-                tournament_id = create(store, config)
-                tournament = store.tournament(tournament_id)
-                click.echo(f"tournament {tournament_id}: {tournament['game']}, {tournament['entries']} bots,"
-                           f" {tournament['players']} players, {tournament['rounds']} round(s),"
-                           f" {tournament['matches_total']} matches, seed {tournament['seed']}")
-                _run_with_progress(store, tournament_id, config.workers)
-                ran += 1
-            if not ran:
-                click.echo("no tournament could be run (see the notes above)", err=True)
+            config, notes = available(config)
+            for note in notes:
+                click.echo(_printable(note), err=True)
+            if config is None:
+                continue
+            notes = []
+            tournament_id = create(store, config, notes)
+            for note in notes:
+                click.echo(f"note: {_printable(note)}", err=True)
+            tournament = store.tournament(tournament_id)
+            click.echo(f"tournament {tournament_id}: {tournament['game']}, {tournament['entries']} bots,"
+                       f" {tournament['players']} players, {tournament['rounds']} round(s),"
+                       f" {tournament['matches_total']} matches, seed {tournament['seed']}")
+            _run_with_progress(store, tournament_id, config.workers, config.keep_bots)
+            ran += 1
+        if not ran:
+            click.echo("no tournament could be run (see the notes above)", err=True)
 
 
 @tournament_group.command("resume")
-@click.argument("tournament_id", type=int)
-@click.option("--workers", type=int, help="Parallel matches (default: as configured, else one per core).")
+@click.argument("tournament_id", type=ID)
+@click.option("--workers", type=click.IntRange(1, 256), help="Parallel matches (default: as configured, else one per core).")
 @click.pass_context
 def tournament_resume_command(ctx: click.Context, tournament_id: int, workers: int | None) -> None:
     """Play the matches of a tournament that have not finished yet."""
-    with _one_line_errors():
-        with _store(ctx, create=False) as store:
-            tournament = store.tournament(tournament_id)
-            click.echo(f"tournament {tournament_id}: {tournament['matches_pending']} of"
-                       f" {tournament['matches_total']} matches to play")
-            _run_with_progress(store, tournament_id, workers)
+    with _store(ctx, create=False) as store:
+        tournament = store.tournament(tournament_id)
+        click.echo(f"tournament {tournament_id}: {tournament['matches_pending']} of"
+                   f" {tournament['matches_total']} matches to play")
+        _run_with_progress(store, tournament_id, workers)
+
+
+@tournament_group.command("retry")
+@click.argument("tournament_id", type=ID)
+@click.option("--workers", type=click.IntRange(1, 256), help="Parallel matches.")
+@click.pass_context
+def tournament_retry_command(ctx: click.Context, tournament_id: int, workers: int | None) -> None:
+    """Play again the matches stored as harness errors (then anything else still pending)."""
+    from arena.tournament import retry_errors
+
+    with _store(ctx, create=False) as store:
+        count = retry_errors(store, tournament_id)
+        click.echo(f"tournament {tournament_id}: {count} match(es) stored as harness errors to play again")
+        _run_with_progress(store, tournament_id, workers)
 
 
 @tournament_group.command("list")
 @click.pass_context
 def tournament_list_command(ctx: click.Context) -> None:
     """List tournaments with their progress and status."""
-    with _one_line_errors():
-        with _store(ctx, create=False) as store:
-            rows = store.tournaments()
+    with _store(ctx, readonly=True) as store:
+        rows = store.tournaments()
     click.echo(f"{'id':>4}  {'name':<16} {'game':<14} {'players':>7} {'bots':>4} {'done':>11} {'errors':>6}"
                f"  {'status':<11} created")
     for t in rows:
         done = f"{t['matches_finished'] + t['matches_error']}/{t['matches_total']}"
-        click.echo(f"{t['id']:>4}  {(t['name'] or '-')[:16]:<16} {t['game']:<14} {t['players']:>7} {t['entries']:>4}"
-                   f" {done:>11} {t['matches_error']:>6}  {t['status']:<11} {t['created_at'][:19]}")
+        click.echo(f"{t['id']:>4}  {_printable(t['name'] or '-')[:16]:<16} {t['game']:<14} {t['players']:>7}"
+                   f" {t['entries']:>4} {done:>11} {t['matches_error']:>6}  {t['status']:<11} {t['created_at'][:19]}")
 
 
 @tournament_group.command("show")
-@click.argument("tournament_id", type=int)
+@click.argument("tournament_id", type=ID)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.pass_context
 def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: bool) -> None:
@@ -223,10 +372,9 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
     from arena.results.leaderboard import render, tournament_leaderboard
     from arena.tournament import tournament_status
 
-    with _one_line_errors():
-        with _store(ctx, create=False) as store:
-            t = tournament_status(store, tournament_id)
-            board = tournament_leaderboard(store, tournament_id)
+    with _store(ctx, readonly=True) as store:
+        t = tournament_status(store, tournament_id)
+        board = tournament_leaderboard(store, tournament_id)
     if as_json:
         data = {key: t[key] for key in ("id", "name", "game", "players", "rounds", "seed", "options", "config",
                                         "status", "created_at", "started_at", "finished_at", "matches_total",
@@ -236,7 +384,7 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
         data["leaderboard"] = json.loads(render([board], "json"))["entries"]
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(f"tournament {t['id']}{' (' + t['name'] + ')' if t['name'] else ''}: {t['status']}")
+    click.echo(f"tournament {t['id']}{' (' + _printable(t['name']) + ')' if t['name'] else ''}: {t['status']}")
     click.echo(f"game {t['game']}, {t['players']} players, options {json.dumps(t['options'], sort_keys=True)},"
                f" {t['rounds']} round(s), seed {t['seed']}")
     click.echo(f"matches: {t['matches_finished']} finished, {t['matches_error']} errors,"
@@ -246,12 +394,12 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(t["seat_statuses"].items())) or "-"
     click.echo(f"seat statuses: {statuses}")
     for error in t["errors"][:10]:
-        click.echo(f"error in match {error['id']} (schedule index {error['schedule_index']}): {error['error']}")
+        click.echo(f"error in match {error['id']} (schedule index {error['schedule_index']}): {_printable(error['error'])}")
     click.echo("")
     click.echo(render([board], "table"))
 
 
-@main.group("ratings")
+@main.group("ratings", cls=ArenaGroup)
 def ratings_group() -> None:
     """Maintain the TrueSkill ratings."""
 
@@ -261,11 +409,12 @@ def ratings_group() -> None:
 @click.pass_context
 def ratings_recompute_command(ctx: click.Context, game: str | None) -> None:
     """Rebuild the ratings from the stored matches, in the order they were rated."""
-    with _one_line_errors():
-        if game:
-            get_game(game)
-        with _store(ctx, create=False) as store:
-            summary = store.recompute_ratings(game)
+    from arena.games import get_game
+
+    if game:
+        get_game(game)
+    with _store(ctx, create=False) as store:
+        summary = store.recompute_ratings(game)
     click.echo(f"recomputed ratings from {summary['matches']} matches for {summary['bots']} bot versions"
                f"{' (' + game + ')' if game else ''}; largest change in mu or sigma: {summary['max_change']:.3g}")
 
@@ -273,30 +422,32 @@ def ratings_recompute_command(ctx: click.Context, game: str | None) -> None:
 @main.command("leaderboard")
 @click.option("--game", help="The game.")
 @click.option("--all-games", is_flag=True, help="Every game that has ratings.")
-@click.option("--tournament", "tournament_id", type=int, help="Only this tournament's entries and matches.")
+@click.option("--tournament", "tournament_id", type=ID, help="Only this tournament's entries and matches.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
-@click.option("--limit", type=click.IntRange(min=1), help="At most this many rows (per game).")
+@click.option("--limit", type=click.IntRange(min=1, max=MAX_ID), help="At most this many rows (per game).")
 @click.pass_context
 def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, tournament_id: int | None,
                         fmt: str, limit: int | None) -> None:
     """Bots ordered by conservative skill (mu - 3 sigma)."""
+    from arena.games import get_game
     from arena.results.leaderboard import game_leaderboard, rated_games, render, tournament_leaderboard
 
-    with _one_line_errors():
-        if game:
-            get_game(game)
-        with _store(ctx, create=False) as store:
-            if tournament_id is not None:
-                board = tournament_leaderboard(store, tournament_id, limit)
-                if game and board["game"] != game:
-                    raise click.ClickException(f"tournament {tournament_id} is a {board['game']} tournament")
-                boards = [board]
-            elif all_games:
-                boards = [game_leaderboard(store, name, limit) for name in rated_games(store)]
-            elif game:
-                boards = [game_leaderboard(store, game, limit)]
-            else:
-                raise click.UsageError("give --game GAME, --tournament ID or --all-games")
+    if all_games and (game or tournament_id is not None):
+        raise UsageProblem("--all-games lists every game: give it without --game and --tournament")
+    if game:
+        get_game(game)
+    if not (game or all_games or tournament_id is not None):
+        raise UsageProblem("give --game GAME, --tournament ID or --all-games")
+    with _store(ctx, readonly=True) as store:
+        if tournament_id is not None:
+            board = tournament_leaderboard(store, tournament_id, limit)
+            if game and board["game"] != game:
+                raise click.ClickException(f"tournament {tournament_id} is a {board['game']} tournament")
+            boards = [board]
+        elif all_games:
+            boards = [game_leaderboard(store, name, limit) for name in rated_games(store)]
+        else:
+            boards = [game_leaderboard(store, game, limit)]
     if not boards and fmt == "table":
         click.echo("no ratings yet")
         return
@@ -304,18 +455,17 @@ def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, t
 
 
 @main.command("show")
-@click.argument("match_id", type=int)
+@click.argument("match_id", type=ID)
 @click.option("--json", "as_json", is_flag=True, help="Print the stored match as JSON (log included).")
 @click.pass_context
 def show_command(ctx: click.Context, match_id: int, as_json: bool) -> None:
     """Show a stored match with every decision."""
     import json
 
-    with _one_line_errors():
-        with _store(ctx, create=False) as store:
-            match = store.match(match_id)
+    with _store(ctx, readonly=True) as store:
+        match = store.match(match_id)
     if as_json:
-        click.echo(json.dumps(match, indent=2))
+        click.echo(json.dumps(match, indent=2))  # JSON escapes every control character
         return
     where = f"tournament {match['tournament_id']} #{match['schedule_index']}" if match["tournament_id"] else "no tournament"
     click.echo(f"match {match['id']} ({where}): {match['game']}, {match['players']} players, seed {match['seed']},"
@@ -323,15 +473,15 @@ def show_command(ctx: click.Context, match_id: int, as_json: bool) -> None:
     click.echo(f"options {json.dumps(match['options'], sort_keys=True)}; {match['started_at'] or '-'} .."
                f" {match['ended_at'] or '-'}" + (f" ({match['duration_ms']:.0f} ms)" if match["duration_ms"] else ""))
     if match["error"]:
-        click.echo(f"error: {match['error']}")
-    names = {s["seat"]: f"{s['bot']} v{s['version']}" for s in match["seats"]}
+        click.echo(f"error: {_printable(match['error'])}")
+    names = {s["seat"]: f"{_printable(s['bot'])} v{s['version']}" for s in match["seats"]}
     click.echo(f"{'seat':>4}  {'bot':<28} {'status':<9} {'score':>7} {'rank':>4} {'time ms':>9} {'decisions':>9}  error")
     for s in match["seats"]:
         score = "-" if s["score"] is None else f"{s['score']:g}"
         time_ms = "-" if s["time_ms"] is None else f"{s['time_ms']:.0f}"
         click.echo(f"{s['seat']:>4}  {names[s['seat']][:28]:<28} {s['status'] or '-':<9} {score:>7}"
                    f" {s['rank'] if s['rank'] is not None else '-':>4} {time_ms:>9} {s['decisions'] or 0:>9}"
-                   f"  {s['error'] or ''}")
+                   f"  {_printable(s['error'] or '')}")
     reply_ms: dict = {}
     for event in match["log"]:
         kind = event.get("event")
@@ -341,71 +491,120 @@ def show_command(ctx: click.Context, match_id: int, as_json: bool) -> None:
             ms = reply_ms.get((event.get("seat"), event.get("step")))
             by = "" if event.get("by") == "bot" else f" ({event.get('by')})"
             timing = f"  {ms:.1f} ms" if isinstance(ms, (int, float)) else ""
-            debug = f"  # {event['debug']}" if event.get("debug") else ""
+            debug = f"  # {_printable(event['debug'])}" if event.get("debug") else ""
             click.echo(f"step {event.get('step'):>4}  seat {event.get('seat')}{by}:"
                        f" {json.dumps(event.get('action'), sort_keys=True)}{timing}{debug}")
         elif kind == "failure":
             click.echo(f"step {event.get('step') if event.get('step') is not None else '-':>4}  seat {event.get('seat')}"
-                       f" FAILED {event.get('status')}: {event.get('error')}")
+                       f" FAILED {event.get('status')}: {_printable(event.get('error'))}")
         elif kind == "end":
             click.echo(f"end: scores {event.get('scores')}, ranks {event.get('ranks')}, statuses {event.get('statuses')}")
 
 
+@main.command("failures")
+@click.option("--bot", help="Only this bot's failed seats.")
+@click.option("--tournament", "tournament_id", type=ID, help="Only this tournament.")
+@click.option("--game", help="Only this game.")
+@click.option("--limit", type=click.IntRange(1, MAX_ID), default=50, show_default=True, help="At most this many.")
+@click.option("--stderr-lines", type=click.IntRange(0, 1000), default=5, show_default=True,
+              help="Lines of the bot's stderr shown with each failure.")
+@click.pass_context
+def failures_command(ctx: click.Context, bot: str | None, tournament_id: int | None, game: str | None,
+                     limit: int, stderr_lines: int) -> None:
+    """Failed seats and harness errors, newest first, each with its error and the end of the bot's stderr."""
+    from arena.games import get_game
+    from arena.runner.protocol import printable
+
+    if game:
+        get_game(game)
+    with _store(ctx, readonly=True) as store:
+        if tournament_id is not None:
+            store.tournament(tournament_id)
+        rows = store.failures(game, bot, tournament_id, limit)
+        if not rows:
+            click.echo("no failures")
+            return
+        for row in rows:
+            where = f"match {row['match_id']}" + (f" (tournament {row['tournament_id']} #{row['schedule_index']})"
+                                                  if row["tournament_id"] else "")
+            if row["match_status"] == "error":
+                click.echo(f"{where}: harness error: {_printable(row['match_error'])}"
+                           f"  (replay with: arena tournament retry {row['tournament_id']})")
+                continue
+            click.echo(f"{where}: seat {row['seat']} {_printable(row['bot'])} v{row['version']}:"
+                       f" {row['status']}: {_printable(row['error'] or '')}")
+            if stderr_lines:
+                tail = printable(store.stderr_of(row["match_id"], row["seat"])).rstrip().splitlines()[-stderr_lines:]
+                for line in tail:
+                    click.echo(f"    | {line}")
+
 
 # ---- single matches and the machine check ----------------------------------------------------
-
-class UsageProblem(click.ClickException):
-    """A mistake in what the user asked for: one line on stderr, exit code 2."""
-
-    exit_code = 2
-
 
 @main.command("match")
 @click.argument("game")
 @click.argument("bots", nargs=-1, required=True)
-@click.option("--seed", type=int, help="Match seed (default: random; printed so the match can be replayed).")
+@click.option("--seed", type=SEED, help="Match seed (default: random; printed so the match can be replayed).")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (without the log).")
-@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
+@click.option("--log", "log_file", type=click.Path(dir_okay=False),
               help="Write the full result, every request and reply included, to this JSON file.")
-@click.option("--start-ms", type=click.IntRange(min=1), default=5000, show_default=True, help="Start-up deadline.")
-@click.option("--decision-ms", type=click.IntRange(min=1), default=1000, show_default=True, help="Per-decision allowance.")
-@click.option("--bank-ms", type=click.IntRange(min=0), default=10000, show_default=True, help="Time bank per match.")
+@limit_options
 def match_command(game: str, bots: tuple[str, ...], seed: int | None, options: tuple[str, ...], as_json: bool,
-                  log_file: str | None, start_ms: int, decision_ms: int, bank_ms: int) -> None:
+                  log_file: str | None, **limits) -> None:
     """Play one match of GAME between BOTS (one per seat, in seat order) and print the result."""
     import json
     import random as stdlib_random
 
-    from arena.runner.bots import BotError
     from arena.games import GameError
+    from arena.results import keys
+    from arena.runner.bots import BotError
     from arena.runner.match import Limits, MatchSpec, play_match
-    from arena.tournament import TournamentError, parse_options
+    from arena.tournament.config import TournamentError, parse_options
 
+    if log_file:
+        _check_writable(log_file)
     if seed is None:
-        seed = stdlib_random.SystemRandom().randrange(2**31)
+        seed = stdlib_random.SystemRandom().randrange(MAX_SEED)
+    given = _limits_given(limits)
     try:
-        spec = MatchSpec(game, list(bots), seed, parse_options(list(options)),
-                         Limits(start_ms=start_ms, decision_ms=decision_ms, bank_ms=bank_ms))
+        secret = keys.secret_for("match", seed)
+        spec = MatchSpec(game, list(bots), keys.deal_seed(secret, 0), parse_options(list(options)),
+                         Limits(**given), bot_seeds=keys.bot_seeds(secret, 0, len(bots)))
         result = play_match(spec)
     except (GameError, BotError, TournamentError) as error:
-        raise UsageProblem(str(error)) from None
+        raise UsageProblem(_printable(str(error))) from None
     summary = result.to_dict()
+    summary["engine_seed"], summary["seed"] = summary["seed"], seed
     if log_file:
-        with open(log_file, "w", encoding="utf-8") as handle:
-            json.dump(summary, handle, indent=1)
+        try:
+            with open(log_file, "w", encoding="utf-8") as handle:
+                json.dump(summary, handle, indent=1)
+        except OSError as error:
+            raise click.ClickException(f"cannot write {log_file}: {error.strerror}") from None
     del summary["log"]
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
     shown = ", ".join(f"{k}={v}" for k, v in result.options.items()) or "-"
-    click.echo(f"{result.game}  seed {result.seed}  options {shown}  sandbox {result.sandbox['mode']}")
+    click.echo(f"{result.game}  seed {seed}  options {shown}  sandbox {result.sandbox['mode']}")
     click.echo(f"{'seat':>4}  {'bot':<32} {'score':>7} {'rank':>4}  {'status':<8} {'time':>10}")
     for seat in result.seats:
-        click.echo(f"{seat.seat:>4}  {seat.bot[-32:]:<32} {seat.score:>7g} {seat.rank:>4}  {seat.status:<8} "
+        click.echo(f"{seat.seat:>4}  {_printable(seat.bot)[-32:]:<32} {seat.score:>7g} {seat.rank:>4}  {seat.status:<8} "
                    f"{seat.time_ms:>8.0f}ms")
         if seat.error:
-            click.echo(f"{'':>6}{seat.error}")
+            click.echo(f"{'':>6}{_printable(seat.error)}")
+
+
+def _check_writable(path: str) -> None:
+    """Refuse an output file that cannot be written, before anything is played."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageProblem(f"cannot write {path}: the folder {folder} does not exist")
+    if os.path.isdir(path):
+        raise UsageProblem(f"cannot write {path}: it is a folder")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        raise UsageProblem(f"cannot write {path}: permission denied")
 
 
 @main.command("doctor")
@@ -413,8 +612,11 @@ def doctor_command() -> None:
     """Print which sandbox protections are active on this machine."""
     from arena.runner import doctor
 
-    for line in doctor.report():
+    lines, ok = doctor.report()
+    for line in lines:
         click.echo(line)
+    if not ok:
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,6 +6,8 @@ round-robin tournament among freshly registered (fake) bot versions.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from arena.tournament.formats.roundrobin import round_robin
 from arena.results.store import Store
 
@@ -38,16 +40,17 @@ def result(scores, statuses=None, teams=None, game="five-towers", log=None, stde
 
 def fake_versions(store: Store, count: int, game: str = "five-towers") -> list[int]:
     first = len(store.bot_versions())
-    return [store.add_bot_version(game, f"bot{i}", "python", f"hash{i}", f"bots/{game}/bot{i}/v1/bot.py", None)["id"]
-            for i in range(first, first + count)]
+    return [store.add_bot_version(game, f"bot{i}", "python", f"hash{i}", f"hash{i}/bot.py", None,
+                                  check_copy=False)[0]["id"] for i in range(first, first + count)]
 
 
 def tournament(store: Store, bots: int = 4, players: int = 2, rounds: int = 1, seed: int = 7,
                game: str = "five-towers") -> int:
     versions = fake_versions(store, bots, game)
     return store.create_tournament(name="synthetic", game=game, players=players, rounds=rounds, seed=seed,
-                                   options={}, config={}, entries=versions,
-                                   schedule=round_robin(bots, players, rounds, seed))
+                                   options={}, config={}, entries=versions, secret="00" * 32,
+                                   schedule=[replace(m, seed=seed * 1000 + m.index)
+                                             for m in round_robin(bots, players, rounds, seed)])
 
 
 def scores_for(match: dict) -> list[float]:

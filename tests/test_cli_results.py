@@ -15,6 +15,7 @@ LAST_LEGAL = 'reply({"type": "action", "index": len(message["legal"]) - 1})'
 
 @pytest.fixture
 def db(tmp_path):
+    (tmp_path / "results").mkdir()
     return str(tmp_path / "results" / "arena.db")
 
 
@@ -77,6 +78,7 @@ def test_reading_commands_do_not_create_a_database(db):
 
 def test_the_arena_db_variable_chooses_the_database(tmp_path, bots):
     chosen = tmp_path / "elsewhere" / "x.db"
+    chosen.parent.mkdir()
     out = arena(None, "submit", bots[0], "--game", "toy", env={"ARENA_DB": str(chosen)})
     assert out.exit_code == 0, out.output
     assert chosen.exists() and (chosen.parent / "bots" / "toy" / "first" / "v1" / "first.py").exists()

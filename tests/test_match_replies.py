@@ -21,7 +21,7 @@ def test_reply_type_may_be_left_out_and_debug_is_returned():
 
 @pytest.mark.parametrize("line,reason", [
     (b"take 2", "not valid JSON"),
-    (b"\xff\xfe", "not valid JSON"),
+    (b"\xff\xfe", "not UTF-8"),
     (b"[1, 2]", "must be a JSON object"),
     (b'{"type": "move", "index": 0}', "reply type must be"),
     (b'{"index": 0, "action": {}}', "exactly one of"),

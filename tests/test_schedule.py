@@ -1,4 +1,4 @@
-"""Round-robin schedules: who meets, seat balance, repeats and seeds."""
+"""Round-robin schedules: who meets, seat balance, repeats, deals, and a fair order."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 
-from arena.tournament.formats.roundrobin import match_count, match_seed, round_robin
+from arena.results import keys
+from arena.tournament.formats.roundrobin import match_count, round_robin
 
 
 @pytest.mark.parametrize("entries, players", [(2, 2), (4, 2), (5, 3), (6, 4), (5, 5)])
@@ -26,26 +27,48 @@ def test_each_bot_sits_in_each_seat_equally_often(entries, players):
     assert len(seats) == entries * players
 
 
-def test_rounds_repeat_the_schedule_with_fresh_seeds():
+def test_rounds_repeat_the_meetings_on_fresh_deals():
     schedule = round_robin(3, 2, rounds=3, seed=5)
-    per_round = [[m.seats for m in schedule if m.round == r] for r in range(3)]
+    per_round = [sorted(m.seats for m in schedule if m.round == r) for r in range(3)]
     assert per_round[0] == per_round[1] == per_round[2]
-    assert len({m.seed for m in schedule}) == len(schedule)
+    assert len({m.deal for m in schedule}) == len(schedule)
     assert [m.index for m in schedule] == list(range(18))
+    assert [m.round for m in schedule] == sorted(m.round for m in schedule)
 
 
-def test_the_tournament_seed_determines_every_match_seed():
-    assert round_robin(4, 3, 2, seed=42) == round_robin(4, 3, 2, seed=42)
-    assert [m.seed for m in round_robin(4, 3, 2, 42)] != [m.seed for m in round_robin(4, 3, 2, 43)]
-    assert round_robin(4, 2, 1, 42)[3].seed == match_seed(42, 3)
+def test_the_tournament_seed_determines_the_schedule():
+    assert round_robin(6, 3, 2, seed=42) == round_robin(6, 3, 2, seed=42)
+    assert [m.seats for m in round_robin(6, 3, 2, 42)] != [m.seats for m in round_robin(6, 3, 2, 43)]
 
 
-def test_a_match_seed_does_not_depend_on_the_schedule_length():
-    assert round_robin(3, 2, 1, 9)[2].seed == round_robin(6, 2, 4, 9)[2].seed
+@pytest.mark.parametrize("entries, players", [(200, 2), (30, 4), (12, 3)])
+def test_at_any_moment_every_bot_has_played_about_as_many_matches(entries, players):
+    schedule = round_robin(entries, players, rounds=1, seed=3)
+    played = [0] * entries
+    worst = 0
+    for match in schedule:
+        for entry in match.seats:
+            played[entry] += 1
+        worst = max(worst, max(played) - min(played))
+    assert worst <= players + 1
 
 
-def test_seeds_fit_in_a_signed_64_bit_column():
-    assert all(0 <= match_seed(s, i) < 2 ** 63 for s in range(20) for i in range(20))
+def test_duplicate_sets_share_a_deal_in_every_seat_rotation():
+    schedule = round_robin(4, 3, rounds=1, seed=2, duplicate=True)
+    by_deal: dict[int, list] = {}
+    for match in schedule:
+        by_deal.setdefault(match.deal, []).append(match.seats)
+    for seatings in by_deal.values():
+        assert len(seatings) == 3
+        assert len({frozenset(s) for s in seatings}) == 1
+        assert {s[0] for s in seatings} == set(seatings[0])
+
+
+def test_deal_seeds_are_keyed_by_the_secret_and_fit_a_signed_64_bit_column():
+    secret = keys.secret_for("tournament", 1)
+    assert keys.deal_seed(secret, 3) == keys.deal_seed(secret, 3)
+    assert keys.deal_seed(secret, 3) != keys.deal_seed(keys.secret_for("tournament", 2), 3)
+    assert all(0 <= keys.deal_seed(secret, i) < 2 ** 63 for i in range(50))
 
 
 def test_fewer_bots_than_seats_is_refused():

@@ -41,7 +41,7 @@ def play_toy(store, bots, workers, rounds=1, players=2):
 
 
 def test_a_tournament_plays_and_rates_every_scheduled_match(tmp_path, bots):
-    with Store(tmp_path / "results" / "arena.db") as store:
+    with Store(tmp_path / "arena.db") as store:
         tournament_id, summary = play_toy(store, bots, workers=2)
         info = store.tournament(tournament_id)
         assert (summary.played, summary.errors, summary.interrupted) == (6, 0, False)
@@ -54,13 +54,14 @@ def test_a_tournament_plays_and_rates_every_scheduled_match(tmp_path, bots):
 def test_one_worker_and_two_workers_give_identical_ratings(tmp_path, bots):
     outcomes = []
     for workers in (1, 2):
+        (tmp_path / f"w{workers}").mkdir()
         with Store(tmp_path / f"w{workers}" / "arena.db") as store:
             play_toy(store, bots, workers=workers, rounds=2)
             outcomes.append(standings(store))
     assert outcomes[0] == outcomes[1]
 
 
-def record_play(spec, log):
+def record_play(spec, log, bots=None):
     """A stand-in for play_match that notes each match it plays in ``log`` (runs in a pool
     worker; bind ``log`` with functools.partial: workers do not see later environment changes)."""
     from types import SimpleNamespace
@@ -71,7 +72,7 @@ def record_play(spec, log):
     return SimpleNamespace(to_dict=lambda: result(scores, game=spec.game))
 
 
-def failing_play(spec):
+def failing_play(spec, bots=None):
     raise OSError("out of file descriptors")
 
 
@@ -103,7 +104,7 @@ def test_a_match_the_harness_cannot_play_is_stored_as_an_error(tmp_path, bots):
 
 def test_the_same_bot_version_may_not_enter_twice(tmp_path, bots):
     with Store(tmp_path / "arena.db") as store:
-        with pytest.raises(TournamentError, match="same bot version"):
+        with pytest.raises(TournamentError, match="are the same bot; each may enter once"):
             create(store, TournamentConfig(game="toy", bots=[bots[0], bots[0]], players=2))
 
 
@@ -145,6 +146,7 @@ def arena(db, *args, **kwargs):
 
 
 def start_tournament(db, bots, rounds=2):
+    db.parent.mkdir(exist_ok=True)
     command = [sys.executable, "-m", "arena.cli", "--db", str(db), "tournament", "run", "--game", "five-towers",
                "--bots", ",".join(bots), "--players", "2", "--rounds", str(rounds), "--seed", "21", "--workers", "1"]
     return subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -197,13 +199,13 @@ def test_kill_9_loses_no_finished_match_and_resume_equals_an_uninterrupted_run(t
 
 @pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
-def test_ctrl_c_lets_running_matches_finish_and_resume_completes_the_tournament(tmp_path, bots, stop):
+def test_ctrl_c_or_sigterm_stops_at_once_and_resume_completes_the_tournament(tmp_path, bots, stop):
     db = tmp_path / "arena.db"
     process = start_tournament(db, bots)
     wait_for_finished(db, 2, process)
     process.send_signal(stop)
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err
+    out, err = process.communicate(timeout=20)
+    assert process.returncode == 128 + stop, err
     assert "arena tournament resume 1" in out
     with Store(db, create=False) as store:
         info = store.tournaments()[0]
@@ -219,13 +221,14 @@ def test_a_missing_stored_bot_copy_stops_the_run_before_any_match(tmp_path, bots
 
     with Store(tmp_path / "arena.db") as store:
         tournament_id = create(store, TournamentConfig(game="toy", bots=bots[:2], players=2, seed=3))
-        shutil.rmtree(store.root / "bots" / "toy" / "first")
-        with pytest.raises(TournamentError, match="stored copy of a bot is missing"):
+        first = store.tournament_entries(tournament_id)[0]["path"].split("/")[0]
+        shutil.rmtree(store.bot_store / first)
+        with pytest.raises(TournamentError, match="first v1: the stored copy .* is missing"):
             run(store, tournament_id, workers=1)
         assert store.tournament(tournament_id)["matches_pending"] == 2
 
 
-def _die_once_then_play(spec, marker=None):
+def _die_once_then_play(spec, marker=None, bots=None):
     """A `play` for pool workers: the first call kills its own worker outright (as the
     kernel's OOM killer would), later calls play normally."""
     from arena.runner.match import play_match
@@ -233,14 +236,14 @@ def _die_once_then_play(spec, marker=None):
     if marker is not None and not os.path.exists(marker):
         open(marker, "w").close()
         os.kill(os.getpid(), signal.SIGKILL)
-    return play_match(spec)
+    return play_match(spec, bots=bots)
 
 
 def test_a_match_whose_worker_dies_is_played_again(tmp_path, bots):
     import functools
 
     play = functools.partial(_die_once_then_play, marker=str(tmp_path / "died"))
-    with Store(tmp_path / "results" / "arena.db") as store:
+    with Store(tmp_path / "arena.db") as store:
         tournament_id = create(store, TournamentConfig(game="toy", bots=bots, players=2, seed=11))
         summary = run(store, tournament_id, workers=2, play=play)
         assert (tmp_path / "died").exists()

@@ -24,7 +24,8 @@ class ToyState(GameState):
         return [{"type": "take", "amount": n} for n in (1, 2, 3)]
 
     def apply(self, action):
-        if action not in self.legal_actions():
+        amount = action.get("amount") if isinstance(action, dict) else None
+        if action not in self.legal_actions() or type(amount) is not int:
             raise IllegalAction(f"take 1, 2 or 3 points, e.g. {{\"type\": \"take\", \"amount\": 2}}; got {action!r}")
         self.points[self.current_seat()] += action["amount"]
         self.step += 1

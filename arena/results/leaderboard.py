@@ -3,7 +3,8 @@
 A game's leaderboard comes straight from the ``ratings`` table (kept current by every rated
 match), ordered by the conservative skill μ − 3σ. A tournament's leaderboard lists that
 tournament's entries with the rating each had after its last rated match in the tournament,
-and the counts (matches, first places, average rank, failures) of that tournament alone.
+and the counts (matches, first places, average rank, failures) of that tournament alone, all
+kept current in ``tournament_ratings``.
 """
 
 from __future__ import annotations
@@ -54,27 +55,17 @@ def game_leaderboard(store: Store, game: str, limit: int | None = None) -> dict:
 
 def tournament_leaderboard(store: Store, tournament_id: int, limit: int | None = None) -> dict:
     tournament = store.tournament(tournament_id)
-    failures = ", ".join(f"COALESCE(SUM(s.status = '{kind}'), 0) AS failures_{kind}" for kind in FAILURE_KINDS)
-    # CROSS JOIN fixes the join order: from the tournament's matches to their seats, never a
-    # scan of every seat in the database.
-    counts = {row["bot_version_id"]: row for row in store.query(
-        f"SELECT s.bot_version_id, COUNT(*) AS matches, COALESCE(SUM(s.rank = 1), 0) AS first_places,"
-        f" COALESCE(SUM(s.rank), 0) AS rank_sum, {failures} FROM matches m CROSS JOIN match_seats s ON s.match_id = m.id"
-        f" WHERE m.tournament_id = ? AND m.rating_seq IS NOT NULL GROUP BY s.bot_version_id", [tournament_id])}
-    latest = {row["bot_version_id"]: (row["mu_after"], row["sigma_after"]) for row in store.query(
-        "SELECT bot_version_id, mu_after, sigma_after FROM (SELECT h.bot_version_id, h.mu_after, h.sigma_after,"
-        " ROW_NUMBER() OVER (PARTITION BY h.bot_version_id ORDER BY m.rating_seq DESC) AS latest"
-        " FROM matches m CROSS JOIN rating_history h ON h.match_id = m.id WHERE m.tournament_id = ?)"
-        " WHERE latest = 1", [tournament_id])}
+    failures = ", ".join(f"r.failures_{kind}" for kind in FAILURE_KINDS)
+    rated = {row["bot_version_id"]: row for row in store.query(
+        f"SELECT r.bot_version_id, r.mu, r.sigma, r.matches, r.first_places, r.rank_sum, {failures}"
+        " FROM tournament_ratings r WHERE r.tournament_id = ?", [tournament_id])}
     entries = []
     for entrant in store.tournament_entries(tournament_id):
         version_id = entrant["bot_version_id"]
-        mu, sigma = latest.get(version_id, (MU, SIGMA))
-        row = counts.get(version_id, {})
-        entries.append(_entry({"bot": entrant["bot"], "version": entrant["version"], "bot_version_id": version_id,
-                               "mu": mu, "sigma": sigma, "matches": row.get("matches", 0),
-                               "first_places": row.get("first_places", 0), "rank_sum": row.get("rank_sum", 0),
-                               **{f"failures_{k}": row.get(f"failures_{k}", 0) for k in FAILURE_KINDS}}))
+        row = rated.get(version_id) or {"mu": MU, "sigma": SIGMA, "matches": 0, "first_places": 0, "rank_sum": 0,
+                                        **{f"failures_{k}": 0 for k in FAILURE_KINDS}}
+        entries.append(_entry({**row, "bot": entrant["bot"], "version": entrant["version"],
+                               "bot_version_id": version_id}))
     return {"game": tournament["game"], "tournament": tournament_id, "entries": _ranked(entries, limit)}
 
 

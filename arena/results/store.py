@@ -9,9 +9,15 @@ Ratings are applied per tournament in schedule order: ``tournaments.rated_throug
 highest schedule index whose match is rated (or skipped because it errored); a match that
 finishes before an earlier one is stored at once and rated when the gap closes. Every rated
 match gets the next global ``matches.rating_seq``, the order `recompute_ratings` replays.
+``tournament_ratings`` keeps each entry's rating and totals within its tournament.
 
-Bot copies live in ``bots/`` next to the database file; ``bot_versions.path`` is relative to
-the database's folder, so a results folder can be moved as a whole.
+Each database owns its bot store: the folder ``<database file>-bots/`` beside it, where the
+copy of each bot version lives under its content hash (`arena.results.botstore`);
+``bot_versions.path`` is relative to that folder, so a database moved with its store keeps
+working.
+
+Opening for reading (`Store(path, readonly=True)`) never writes: it needs no write access to
+the file or its folder (an immutable file or a read-only file system is read as it is).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import urllib.parse
 import zlib
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,9 +37,11 @@ import sqlite_utils
 from arena.results import ratings as trueskill_ratings
 
 DEFAULT_DB = "results/arena.db"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+APPLICATION_ID = 0x6172656E  # "aren": marks a database as arena's
 SEAT_STATUSES = ("ok", "timeout", "crash", "illegal", "protocol", "limit")
 FAILURE_KINDS = SEAT_STATUSES[1:]
+BUSY_TIMEOUT_MS = 30_000
 
 SCHEMA = """
 -- A bot is a name within a game; its submitted copies are its versions.
@@ -41,6 +50,7 @@ CREATE TABLE IF NOT EXISTS bots (
     game        TEXT NOT NULL,
     name        TEXT NOT NULL,
     created_at  TEXT NOT NULL,
+    withdrawn   INTEGER NOT NULL DEFAULT 0,     -- left out of new schedules and default leaderboards
     UNIQUE (game, name)
 );
 
@@ -50,12 +60,16 @@ CREATE TABLE IF NOT EXISTS bot_versions (
     version       INTEGER NOT NULL,            -- 1, 2, ... per bot
     language      TEXT,                        -- python, javascript, executable, ...
     content_hash  TEXT NOT NULL,               -- sha256 of the submitted file or directory
-    path          TEXT NOT NULL,               -- the managed copy, relative to the database folder
-    source        TEXT,                        -- where it was submitted from
+    path          TEXT NOT NULL,               -- the stored copy, relative to the bot store
+    source        TEXT,                        -- where it was submitted from (absolute)
     submitted_at  TEXT NOT NULL,
+    stored_hash   TEXT,                        -- sha256 of the stored copy (differs after a build)
+    build_log     TEXT,                        -- output of its build step, if it has one
+    withdrawn     INTEGER NOT NULL DEFAULT 0,
     UNIQUE (bot_id, version),
     UNIQUE (bot_id, content_hash)
 );
+CREATE INDEX IF NOT EXISTS bot_versions_by_source ON bot_versions (source);
 
 CREATE TABLE IF NOT EXISTS tournaments (
     id             INTEGER PRIMARY KEY,
@@ -71,13 +85,18 @@ CREATE TABLE IF NOT EXISTS tournaments (
     runner_pid     INTEGER,                     -- the process running it, while running
     created_at     TEXT NOT NULL,
     started_at     TEXT,
-    finished_at    TEXT
+    finished_at    TEXT,
+    secret         TEXT,                        -- keys every match and bot seed; never sent to a bot
+    format         TEXT NOT NULL DEFAULT 'round-robin',
+    format_state   TEXT                         -- JSON: where a dynamic format is (Swiss, ladder, SPRT)
 );
 
 CREATE TABLE IF NOT EXISTS tournament_entries (
     tournament_id   INTEGER NOT NULL REFERENCES tournaments(id),
     position        INTEGER NOT NULL,
     bot_version_id  INTEGER NOT NULL REFERENCES bot_versions(id),
+    role            TEXT,                       -- e.g. 'candidate' or 'field' in a gauntlet
+    withdrawn       INTEGER NOT NULL DEFAULT 0, -- a ladder entry taken out while it runs
     PRIMARY KEY (tournament_id, position),
     UNIQUE (tournament_id, bot_version_id)
 );
@@ -91,7 +110,7 @@ CREATE TABLE IF NOT EXISTS matches (
     game            TEXT NOT NULL,
     players         INTEGER NOT NULL,
     options         TEXT NOT NULL,              -- JSON
-    seed            INTEGER NOT NULL,
+    seed            INTEGER NOT NULL,           -- the game engine's seed (the deal)
     status          TEXT NOT NULL CHECK (status IN ('pending', 'finished', 'error')),
     error           TEXT,                       -- why the harness could not play it
     teams           TEXT,                       -- JSON list of seat lists, or NULL
@@ -100,10 +119,11 @@ CREATE TABLE IF NOT EXISTS matches (
     ended_at        TEXT,
     duration_ms     REAL,
     rating_seq      INTEGER UNIQUE,             -- order ratings were applied; NULL = unrated
+    deal            INTEGER,                    -- duplicate set: matches with the same deal
     UNIQUE (tournament_id, schedule_index)
 );
 CREATE INDEX IF NOT EXISTS matches_by_game_rating ON matches (game, rating_seq);
-CREATE INDEX IF NOT EXISTS matches_by_status ON matches (tournament_id, status);
+CREATE INDEX IF NOT EXISTS matches_by_status ON matches (tournament_id, status, schedule_index);
 
 CREATE TABLE IF NOT EXISTS match_seats (
     match_id        INTEGER NOT NULL REFERENCES matches(id),
@@ -118,7 +138,7 @@ CREATE TABLE IF NOT EXISTS match_seats (
     error           TEXT,
     PRIMARY KEY (match_id, seat)
 );
-CREATE INDEX IF NOT EXISTS match_seats_by_bot_version ON match_seats (bot_version_id);
+CREATE INDEX IF NOT EXISTS match_seats_by_bot_version ON match_seats (bot_version_id, match_id);
 
 -- The full log: every request and reply (zlib-compressed JSON list), and each seat's stderr.
 CREATE TABLE IF NOT EXISTS match_logs (
@@ -148,6 +168,24 @@ CREATE TABLE IF NOT EXISTS ratings (
 );
 CREATE INDEX IF NOT EXISTS ratings_leaderboard ON ratings (game, conservative DESC);
 
+-- The same per tournament: each entry's rating after its last rated match in it, and its
+-- totals over that tournament's rated matches (the tournament leaderboard reads only this).
+CREATE TABLE IF NOT EXISTS tournament_ratings (
+    tournament_id      INTEGER NOT NULL REFERENCES tournaments(id),
+    bot_version_id     INTEGER NOT NULL REFERENCES bot_versions(id),
+    mu                 REAL NOT NULL,
+    sigma              REAL NOT NULL,
+    matches            INTEGER NOT NULL DEFAULT 0,
+    first_places       INTEGER NOT NULL DEFAULT 0,
+    rank_sum           INTEGER NOT NULL DEFAULT 0,
+    failures_timeout   INTEGER NOT NULL DEFAULT 0,
+    failures_crash     INTEGER NOT NULL DEFAULT 0,
+    failures_illegal   INTEGER NOT NULL DEFAULT 0,
+    failures_protocol  INTEGER NOT NULL DEFAULT 0,
+    failures_limit     INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (tournament_id, bot_version_id)
+);
+
 CREATE TABLE IF NOT EXISTS rating_history (
     match_id        INTEGER NOT NULL REFERENCES matches(id),
     seat            INTEGER NOT NULL,
@@ -160,7 +198,7 @@ CREATE TABLE IF NOT EXISTS rating_history (
 );
 CREATE INDEX IF NOT EXISTS rating_history_by_bot_version ON rating_history (bot_version_id, match_id);
 
--- For people browsing with sqlite3 or Datasette: the leaderboard of every game.
+-- For people browsing with sqlite3 or Datasette: readable views.
 CREATE VIEW IF NOT EXISTS leaderboard AS
 SELECT r.game, b.name AS bot, v.version, r.conservative, r.mu, r.sigma, r.matches,
        r.first_places, CAST(r.rank_sum AS REAL) / NULLIF(r.matches, 0) AS average_rank,
@@ -168,7 +206,29 @@ SELECT r.game, b.name AS bot, v.version, r.conservative, r.mu, r.sigma, r.matche
        r.failures_limit
 FROM ratings r JOIN bot_versions v ON v.id = r.bot_version_id JOIN bots b ON b.id = v.bot_id
 ORDER BY r.game, r.conservative DESC;
+
+CREATE VIEW IF NOT EXISTS seat_results AS
+SELECT m.id AS match_id, m.tournament_id, m.schedule_index, m.game, m.status AS match_status,
+       s.seat, b.name AS bot, v.version, s.status, s.score, s.rank, s.time_ms, s.decisions, s.error,
+       m.ended_at
+FROM match_seats s JOIN matches m ON m.id = s.match_id
+JOIN bot_versions v ON v.id = s.bot_version_id JOIN bots b ON b.id = v.bot_id;
 """
+
+# What a version-1 database lacks (columns, in the order they are added).
+_V1_TO_V2 = [
+    "ALTER TABLE bots ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE bot_versions ADD COLUMN stored_hash TEXT",
+    "ALTER TABLE bot_versions ADD COLUMN build_log TEXT",
+    "ALTER TABLE bot_versions ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tournaments ADD COLUMN secret TEXT",
+    "ALTER TABLE tournaments ADD COLUMN format TEXT NOT NULL DEFAULT 'round-robin'",
+    "ALTER TABLE tournaments ADD COLUMN format_state TEXT",
+    "ALTER TABLE tournament_entries ADD COLUMN role TEXT",
+    "ALTER TABLE tournament_entries ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE matches ADD COLUMN deal INTEGER",
+]
+ARENA_TABLES = ("bots", "bot_versions", "tournaments", "matches")
 
 
 class StoreError(Exception):
@@ -201,46 +261,168 @@ def pack_result_logs(result: dict) -> dict:
     return packed
 
 
-class Store:
-    """One open database. ``create=False`` refuses a missing file instead of creating it."""
+def describe_error(path: Path, error: BaseException) -> str:
+    """One line for a database problem, naming the file."""
+    text = str(error)
+    if isinstance(error, sqlite3.DatabaseError):
+        lowered = text.lower()
+        if "not a database" in lowered or "file is encrypted" in lowered:
+            return f"{path} is not an SQLite database (or it is damaged)"
+        if "malformed" in lowered or "corrupt" in lowered:
+            return f"{path} is corrupted ({text}); restore it from a copy"
+        if "disk is full" in lowered or "database or disk is full" in lowered:
+            return f"no space left for {path} (the disk is full); free some space and run the command again"
+        if "readonly" in lowered or "read-only" in lowered:
+            return f"{path} cannot be written (read-only file, folder or file system)"
+        if "locked" in lowered or "busy" in lowered:
+            return f"{path} is busy: another arena process holds it too long ({text})"
+        if "unable to open" in lowered:
+            return f"cannot open {path} ({text})"
+        if "disk i/o" in lowered:
+            return f"cannot read or write {path}: disk I/O error (is the disk full or failing?)"
+    if isinstance(error, OSError):
+        return f"{path}: {error.strerror or text}"
+    return f"{path}: {text}"
 
-    def __init__(self, path: str | os.PathLike | None = None, create: bool = True):
+
+@contextlib.contextmanager
+def database_errors(path: Path) -> Iterator[None]:
+    """Turn SQLite and file errors into a `StoreError` naming the file."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except (sqlite3.Error, OSError) as error:
+        raise StoreError(describe_error(path, error)) from None
+
+
+class Store:
+    """One open database.
+
+    ``create=False`` refuses a missing file instead of creating it; ``readonly=True`` opens
+    without ever writing (read commands), and implies ``create=False``. A missing folder is
+    only made with ``make_folder`` (the default ``results/`` folder); else it is an error.
+    """
+
+    def __init__(self, path: str | os.PathLike | None = None, create: bool = True, readonly: bool = False,
+                 make_folder: bool = False):
         self.path = Path(path or default_path())
-        if not self.path.exists():
-            if not create:
-                raise StoreError(f"no database at {self.path} (run a tournament or submit a bot first)")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(str(self.path), timeout=30)
-        self.db = sqlite_utils.Database(connection)
-        self.db.execute("PRAGMA foreign_keys = ON")
-        self.db.execute("PRAGMA busy_timeout = 30000")
-        self.db.execute("PRAGMA synchronous = NORMAL")
-        if self.db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
-            self.db.enable_wal()
-            with self.write():
-                self._create_schema()
+        if make_folder and create and not readonly and not self.path.parent.exists():
+            self.path.parent.mkdir(parents=True)
+        self.readonly = readonly
         self.root = self.path.parent
+        self.bot_store = Path(str(self.path) + "-bots")
+        self.db = None
+        with database_errors(self.path):
+            self._open(create and not readonly)
+
+    # -- opening --------------------------------------------------------------------------
+
+    def _open(self, create: bool) -> None:
+        path = self.path
+        if path.is_dir():
+            raise StoreError(f"{path} is a folder, not a database file")
+        if not path.exists():
+            if not create:
+                raise StoreError(f"no database at {path} (run a tournament or submit a bot first)")
+            if not path.parent.is_dir():
+                what = "is a file, not a folder" if path.parent.exists() else "does not exist"
+                raise StoreError(f"cannot create {path}: its folder {path.parent} {what}")
+        if self.readonly:
+            connection = self._connect_readonly()
+        else:
+            connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        self.db = sqlite_utils.Database(connection)
+        self.db.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self._check_or_create_schema()
+        if not self.readonly:
+            self.db.conn.execute("PRAGMA foreign_keys = ON")
+            self.db.conn.execute("PRAGMA synchronous = NORMAL")
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        quoted = urllib.parse.quote(str(self.path.resolve()))
+        connection = sqlite3.connect(f"file:{quoted}?mode=ro", uri=True, isolation_level=None,
+                                     timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return connection
+        except sqlite3.OperationalError as error:
+            # A WAL database on a read-only file system (no -shm can be made) or an immutable
+            # file: read it as a fixed file, which needs no locks and no side files.
+            connection.close()
+            if "not a database" in str(error).lower():
+                raise
+            return sqlite3.connect(f"file:{quoted}?mode=ro&immutable=1", uri=True, isolation_level=None)
+
+    def _check_or_create_schema(self) -> None:
+        conn = self.db.conn
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        application = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if application not in (0, APPLICATION_ID) or (tables and not set(ARENA_TABLES) <= tables):
+            raise StoreError(f"{self.path} is a database of another program, not arena's (refusing to touch it)")
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer arena (schema {version}; this one knows up to"
+                             f" {SCHEMA_VERSION}): upgrade arena to use it")
+        if version == SCHEMA_VERSION:
+            return
+        if self.readonly:
+            if not tables:
+                raise StoreError(f"{self.path} is empty: no arena database there yet")
+            raise StoreError(f"{self.path} has the older schema {version}; run a command that writes"
+                             f" (e.g. `arena ratings recompute`) once to upgrade it")
+        # New or older: create or upgrade, once, under the write lock (another process may race).
+        conn.execute("PRAGMA journal_mode = WAL")
+        with self.write():
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 1:
+                from arena.results.botstore import migrate_v1_copies
+
+                for statement in _V1_TO_V2:
+                    conn.execute(statement)
+                for statement in _statements(SCHEMA):
+                    conn.execute(statement)
+                migrate_v1_copies(self)
+                _backfill_tournament_ratings(conn)
+            elif version == 0:
+                for statement in _statements(SCHEMA):
+                    conn.execute(statement)
+            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @contextlib.contextmanager
     def write(self) -> Iterator[None]:
         """One write transaction. IMMEDIATE takes the write lock up front, so a concurrent
         writer waits (busy_timeout) instead of failing half-way with "database is locked"."""
-        self.db.conn.execute("BEGIN IMMEDIATE")
+        if self.readonly:
+            raise StoreError(f"{self.path} is open for reading only")
+        conn = self.db.conn
+        with database_errors(self.path):
+            conn.execute("BEGIN IMMEDIATE")
         try:
             yield
         except BaseException:
-            if self.db.conn.in_transaction:
-                self.db.conn.execute("ROLLBACK")
+            if conn.in_transaction:
+                try:
+                    conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
             raise
-        self.db.conn.execute("COMMIT")
-
-    def _create_schema(self) -> None:
-        for statement in _statements(SCHEMA):
-            self.db.execute(statement)
-        self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        with database_errors(self.path):
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.Error:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
 
     def close(self) -> None:
-        self.db.close()
+        if self.db is not None:
+            try:
+                self.db.close()
+            except sqlite3.Error:
+                pass
+            self.db = None
 
     def __enter__(self) -> "Store":
         return self
@@ -249,18 +431,24 @@ class Store:
         self.close()
 
     def query(self, sql: str, params: Sequence | dict = ()) -> list[dict]:
-        return list(self.db.query(sql, params))
+        with database_errors(self.path):
+            return list(self.db.query(sql, params))
 
     def one(self, sql: str, params: Sequence | dict = ()) -> dict | None:
         rows = self.query(sql, params)
         return rows[0] if rows else None
+
+    def execute(self, sql: str, params: Sequence | dict = ()):
+        with database_errors(self.path):
+            return self.db.conn.execute(sql, params)
 
     # ---- bots -----------------------------------------------------------------------------
 
     def bot_version(self, version_id: int) -> dict | None:
         return self.one(_VERSION_SELECT + " WHERE v.id = ?", [version_id])
 
-    def bot_versions(self, game: str | None = None, name: str | None = None) -> list[dict]:
+    def bot_versions(self, game: str | None = None, name: str | None = None,
+                     include_withdrawn: bool = True) -> list[dict]:
         where, params = [], []
         if game:
             where.append("b.game = ?")
@@ -268,6 +456,8 @@ class Store:
         if name:
             where.append("b.name = ?")
             params.append(name)
+        if not include_withdrawn:
+            where.append("b.withdrawn = 0 AND v.withdrawn = 0")
         sql = _VERSION_SELECT + (" WHERE " + " AND ".join(where) if where else "")
         return self.query(sql + " ORDER BY b.game, b.name, v.version", params)
 
@@ -284,105 +474,194 @@ class Store:
             params.append(content_hash)
         return self.one(sql + " ORDER BY v.version DESC LIMIT 1", params)
 
+    def names_by_source(self, game: str, source: str) -> list[str]:
+        """Names of the game's bots that have a version submitted from ``source``."""
+        return [row["name"] for row in self.query(
+            "SELECT DISTINCT b.name FROM bot_versions v JOIN bots b ON b.id = v.bot_id"
+            " WHERE b.game = ? AND v.source = ? ORDER BY v.id DESC", [game, source])]
+
+    def sources_of(self, game: str, name: str) -> set[str]:
+        return {row["source"] for row in self.query(
+            "SELECT DISTINCT v.source FROM bot_versions v JOIN bots b ON b.id = v.bot_id"
+            " WHERE b.game = ? AND b.name = ?", [game, name]) if row["source"]}
+
     def add_bot_version(self, game: str, name: str, language: str | None, content_hash: str,
-                        path: str, source: str | None) -> dict:
-        """Record a new version (number = previous + 1) of bot ``name``; returns its row."""
+                        path: str, source: str | None, stored_hash: str | None = None,
+                        build_log: str | None = None, check_copy: bool = True) -> tuple[dict, bool]:
+        """Record a version (number = previous + 1) of bot ``name``; returns (row, created).
+
+        The same content already recorded (by another process, a moment ago) is that version.
+        """
         with self.write():
+            existing = self.one(_VERSION_SELECT + " WHERE b.game = ? AND b.name = ? AND v.content_hash = ?",
+                                [game, name, content_hash])
+            if existing is not None:
+                return existing, False
+            if check_copy and not (self.bot_store / path).exists():
+                # Removed a moment ago by a process whose submission of the same content failed.
+                raise StoreError(f"the stored copy {self.bot_store / path} disappeared; submit again")
             bot = self.one("SELECT id FROM bots WHERE game = ? AND name = ?", [game, name])
             if bot is None:
-                bot_id = self.db.execute("INSERT INTO bots (game, name, created_at) VALUES (?, ?, ?)",
-                                         [game, name, now()]).lastrowid
+                bot_id = self.db.conn.execute("INSERT INTO bots (game, name, created_at) VALUES (?, ?, ?)",
+                                              [game, name, now()]).lastrowid
             else:
                 bot_id = bot["id"]
-            version = self.db.execute("SELECT COALESCE(MAX(version), 0) + 1 FROM bot_versions WHERE bot_id = ?",
-                                      [bot_id]).fetchone()[0]
-            version_id = self.db.execute(
-                "INSERT INTO bot_versions (bot_id, version, language, content_hash, path, source, submitted_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [bot_id, version, language, content_hash, path, source, now()]).lastrowid
-        return self.bot_version(version_id)
-
-    def next_version_number(self, game: str, name: str) -> int:
-        row = self.one("SELECT COALESCE(MAX(v.version), 0) + 1 AS n FROM bot_versions v"
-                       " JOIN bots b ON b.id = v.bot_id WHERE b.game = ? AND b.name = ?", [game, name])
-        return row["n"]
+            version = self.db.conn.execute("SELECT COALESCE(MAX(version), 0) + 1 FROM bot_versions WHERE bot_id = ?",
+                                           [bot_id]).fetchone()[0]
+            version_id = self.db.conn.execute(
+                "INSERT INTO bot_versions (bot_id, version, language, content_hash, path, source, submitted_at,"
+                " stored_hash, build_log) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [bot_id, version, language, content_hash, path, source, now(), stored_hash or content_hash,
+                 build_log]).lastrowid
+        return self.bot_version(version_id), True
 
     def bot_path(self, version: dict) -> Path:
-        """The absolute path of a version's managed copy."""
-        return (self.root / version["path"]).resolve()
+        """The absolute path of a version's stored copy."""
+        return self.bot_store / version["path"]
+
+    def set_withdrawn(self, game: str, name: str, version: int | None, withdrawn: bool) -> int:
+        """Withdraw (or reinstate) a bot, or one version; returns how many rows changed."""
+        with self.write():
+            if version is None:
+                cursor = self.db.conn.execute("UPDATE bots SET withdrawn = ? WHERE game = ? AND name = ?",
+                                              [int(withdrawn), game, name])
+            else:
+                cursor = self.db.conn.execute(
+                    "UPDATE bot_versions SET withdrawn = ? WHERE version = ? AND bot_id ="
+                    " (SELECT id FROM bots WHERE game = ? AND name = ?)", [int(withdrawn), version, game, name])
+            return cursor.rowcount
 
     # ---- tournaments ----------------------------------------------------------------------
 
     def create_tournament(self, *, name: str | None, game: str, players: int, rounds: int,
                           seed: int, options: dict, config: dict, entries: Sequence[int],
-                          schedule: Iterable) -> int:
-        """Store a tournament, its entries and every scheduled match (pending) at once.
+                          schedule: Iterable, secret: str, format: str = "round-robin",
+                          roles: Sequence[str | None] | None = None, format_state: dict | None = None) -> int:
+        """Store a tournament, its entries and its scheduled matches (pending) at once.
 
         ``entries`` are bot version ids; ``schedule`` yields objects with ``index``,
-        ``round``, ``seed`` and ``seats`` (positions into ``entries``).
+        ``round``, ``seed``, ``seats`` (positions into ``entries``) and optionally ``deal``.
         """
         options_json = json.dumps(options, sort_keys=True)
         with self.write():
-            tournament_id = self.db.execute(
-                "INSERT INTO tournaments (name, game, players, rounds, seed, options, config, status, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, 'created', ?)",
-                [name, game, players, rounds, seed, options_json, json.dumps(config, sort_keys=True), now()],
+            tournament_id = self.db.conn.execute(
+                "INSERT INTO tournaments (name, game, players, rounds, seed, options, config, status, created_at,"
+                " secret, format, format_state) VALUES (?, ?, ?, ?, ?, ?, ?, 'created', ?, ?, ?, ?)",
+                [name, game, players, rounds, seed, options_json, json.dumps(config, sort_keys=True), now(),
+                 secret, format, json.dumps(format_state) if format_state is not None else None],
             ).lastrowid
+            roles = list(roles or [None] * len(entries))
             self.db.conn.executemany(
-                "INSERT INTO tournament_entries (tournament_id, position, bot_version_id) VALUES (?, ?, ?)",
-                [(tournament_id, position, version_id) for position, version_id in enumerate(entries)])
-            first_id = self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM matches").fetchone()[0]
-            match_rows, seat_rows = [], []
-            for offset, scheduled in enumerate(schedule):
-                match_id = first_id + offset
-                match_rows.append((match_id, tournament_id, scheduled.index, scheduled.round, game,
-                                   players, options_json, scheduled.seed))
-                seat_rows.extend((match_id, seat, entries[position]) for seat, position in enumerate(scheduled.seats))
-            self.db.conn.executemany(
-                "INSERT INTO matches (id, tournament_id, schedule_index, round, game, players, options, seed, status)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending')", match_rows)
-            self.db.conn.executemany(
-                "INSERT INTO match_seats (match_id, seat, bot_version_id) VALUES (?, ?, ?)", seat_rows)
+                "INSERT INTO tournament_entries (tournament_id, position, bot_version_id, role) VALUES (?, ?, ?, ?)",
+                [(tournament_id, position, version_id, roles[position]) for position, version_id in enumerate(entries)])
+            self._insert_schedule(tournament_id, game, players, options_json, list(entries), schedule)
         return tournament_id
 
+    def add_matches(self, tournament_id: int, schedule: Iterable, format_state: dict | None = None) -> int:
+        """Append scheduled matches to a tournament (formats that plan as they go); returns how many."""
+        tournament = self.tournament(tournament_id)
+        entries = [row["bot_version_id"] for row in self.tournament_entries(tournament_id)]
+        with self.write():
+            added = self._insert_schedule(tournament_id, tournament["game"], tournament["players"],
+                                          json.dumps(tournament["options"], sort_keys=True), entries, schedule)
+            if format_state is not None:
+                self.db.conn.execute("UPDATE tournaments SET format_state = ? WHERE id = ?",
+                                     [json.dumps(format_state), tournament_id])
+        return added
+
+    def _insert_schedule(self, tournament_id: int, game: str, players: int, options_json: str,
+                         entries: list[int], schedule: Iterable) -> int:
+        first_id = self.db.conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM matches").fetchone()[0]
+        match_rows, seat_rows = [], []
+        for offset, scheduled in enumerate(schedule):
+            match_id = first_id + offset
+            match_rows.append((match_id, tournament_id, scheduled.index, scheduled.round, game,
+                               players, options_json, scheduled.seed, getattr(scheduled, "deal", None)))
+            seat_rows.extend((match_id, seat, entries[position]) for seat, position in enumerate(scheduled.seats))
+        self.db.conn.executemany(
+            "INSERT INTO matches (id, tournament_id, schedule_index, round, game, players, options, seed, status, deal)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)", match_rows)
+        self.db.conn.executemany(
+            "INSERT INTO match_seats (match_id, seat, bot_version_id) VALUES (?, ?, ?)", seat_rows)
+        return len(match_rows)
+
     def tournament(self, tournament_id: int) -> dict:
-        row = self.one(_TOURNAMENT_SELECT + " WHERE t.id = ? GROUP BY t.id", [tournament_id])
+        row = self.one(_TOURNAMENT_SELECT + " WHERE t.id = ?", [tournament_id])
         if row is None:
             raise StoreError(f"no tournament {tournament_id}")
         return _decode_tournament(row)
 
+    def tournament_secret(self, tournament_id: int) -> str | None:
+        row = self.one("SELECT secret FROM tournaments WHERE id = ?", [tournament_id])
+        if row is None:
+            raise StoreError(f"no tournament {tournament_id}")
+        return row["secret"]
+
     def tournaments(self) -> list[dict]:
-        return [_decode_tournament(row) for row in self.query(_TOURNAMENT_SELECT + " GROUP BY t.id ORDER BY t.id")]
+        return [_decode_tournament(row) for row in self.query(_TOURNAMENT_SELECT + " ORDER BY t.id")]
 
     def tournament_entries(self, tournament_id: int) -> list[dict]:
         return self.query(
-            "SELECT e.position, v.id AS bot_version_id, b.name AS bot, v.version, v.path, v.language"
-            " FROM tournament_entries e JOIN bot_versions v ON v.id = e.bot_version_id"
+            "SELECT e.position, v.id AS bot_version_id, b.name AS bot, v.version, v.path, v.language,"
+            " v.content_hash, v.stored_hash, e.role, e.withdrawn FROM tournament_entries e"
+            " JOIN bot_versions v ON v.id = e.bot_version_id"
             " JOIN bots b ON b.id = v.bot_id WHERE e.tournament_id = ? ORDER BY e.position", [tournament_id])
 
     def set_tournament_status(self, tournament_id: int, status: str, pid: int | None = None) -> None:
         stamps = {"running": ", started_at = COALESCE(started_at, :now)",
                   "finished": ", finished_at = :now"}.get(status, "")
         with self.write():
-            self.db.execute(f"UPDATE tournaments SET status = :status, runner_pid = :pid{stamps} WHERE id = :id",
-                            {"status": status, "pid": pid, "now": now(), "id": tournament_id})
+            self.db.conn.execute(f"UPDATE tournaments SET status = :status, runner_pid = :pid{stamps} WHERE id = :id",
+                                 {"status": status, "pid": pid, "now": now(), "id": tournament_id})
 
-    def pending_matches(self, tournament_id: int) -> list[dict]:
-        """The tournament's unfinished matches in schedule order, with their seats' bot paths."""
-        rows = self.query(
-            "SELECT m.id, m.schedule_index, m.game, m.players, m.options, m.seed, s.seat, v.path"
-            " FROM matches m JOIN match_seats s ON s.match_id = m.id"
-            " JOIN bot_versions v ON v.id = s.bot_version_id"
-            " WHERE m.tournament_id = ? AND m.status = 'pending' ORDER BY m.schedule_index, s.seat",
-            [tournament_id])
-        matches: dict[int, dict] = {}
-        for row in rows:
-            match = matches.setdefault(row["id"], {
-                "id": row["id"], "schedule_index": row["schedule_index"], "game": row["game"],
-                "players": row["players"], "options": json.loads(row["options"]), "seed": row["seed"],
-                "bots": []})
-            match["bots"].append(str((self.root / row["path"]).resolve()))
+    def claim_tournament(self, tournament_id: int, pid: int) -> None:
+        """Mark the tournament running by ``pid``, unless a live process runs it already."""
+        with self.write():
+            row = self.one("SELECT status, runner_pid FROM tournaments WHERE id = ?", [tournament_id])
+            if row is None:
+                raise StoreError(f"no tournament {tournament_id}")
+            runner = row["runner_pid"]
+            if row["status"] == "running" and runner and runner != pid and _alive(runner):
+                raise StoreError(f"tournament {tournament_id} is being run by process {runner}")
+            self.db.conn.execute("UPDATE tournaments SET status = 'running', runner_pid = ?,"
+                                 " started_at = COALESCE(started_at, ?) WHERE id = ?", [pid, now(), tournament_id])
+
+    def pending_matches(self, tournament_id: int, after_index: int = -1, limit: int | None = None) -> list[dict]:
+        """The tournament's unfinished matches in schedule order, with their seats' bots."""
+        sql = ("SELECT m.id, m.schedule_index, m.game, m.players, m.options, m.seed, m.deal FROM matches m"
+               " WHERE m.tournament_id = ? AND m.status = 'pending' AND m.schedule_index > ?"
+               " ORDER BY m.schedule_index")
+        params: list = [tournament_id, after_index]
+        if limit:
+            sql += " LIMIT ?"
+            params.append(limit)
+        matches = {row["id"]: {**row, "options": json.loads(row["options"]), "bots": [], "hashes": [],
+                               "versions": []} for row in self.query(sql, params)}
+        if not matches:
+            return []
+        ids = list(matches)
+        for chunk in range(0, len(ids), 500):
+            part = ids[chunk:chunk + 500]
+            for row in self.query(
+                    "SELECT s.match_id, s.seat, v.id AS version_id, v.path, v.stored_hash FROM match_seats s"
+                    " JOIN bot_versions v ON v.id = s.bot_version_id"
+                    f" WHERE s.match_id IN ({','.join('?' * len(part))}) ORDER BY s.match_id, s.seat", part):
+                match = matches[row["match_id"]]
+                match["bots"].append(str(self.bot_store / row["path"]))
+                match["hashes"].append(row["stored_hash"])
+                match["versions"].append(row["version_id"])
         return list(matches.values())
+
+    def pending_count(self, tournament_id: int) -> int:
+        return self.one("SELECT COUNT(*) AS n FROM matches WHERE tournament_id = ? AND status = 'pending'",
+                        [tournament_id])["n"]
+
+    def reset_errors(self, tournament_id: int) -> int:
+        """Make the tournament's matches stored as harness errors pending again; returns how many."""
+        with self.write():
+            return self.db.conn.execute(
+                "UPDATE matches SET status = 'pending', error = NULL, ended_at = NULL"
+                " WHERE tournament_id = ? AND status = 'error'", [tournament_id]).rowcount
 
     # ---- recording results ----------------------------------------------------------------
 
@@ -398,90 +677,110 @@ class Store:
         team_of = {seat: team for team, seats in enumerate(teams or []) for seat in seats}
         with self.write():
             match = self._pending(match_id)
-            self.db.execute(
+            seats = result["seats"]
+            if len(seats) != match["players"]:
+                raise StoreError(f"match {match_id} has {match['players']} seats, the result {len(seats)}")
+            conn = self.db.conn
+            conn.execute(
                 "UPDATE matches SET status = 'finished', options = ?, teams = ?, sandbox = ?, started_at = ?,"
                 " ended_at = ?, duration_ms = ? WHERE id = ?",
                 [json.dumps(result.get("options", {}), sort_keys=True),
                  None if teams is None else json.dumps(teams), json.dumps(result.get("sandbox")),
                  result.get("started_at"), result.get("ended_at"), result.get("duration_ms"), match_id])
-            seats = result["seats"]
-            if len(seats) != match["players"]:
-                raise StoreError(f"match {match_id} has {match['players']} seats, the result {len(seats)}")
-            self.db.conn.executemany(
+            conn.executemany(
                 "UPDATE match_seats SET team = ?, status = ?, score = ?, rank = ?, time_ms = ?, decisions = ?,"
                 " error = ? WHERE match_id = ? AND seat = ?",
                 [(team_of.get(seat["seat"]), seat["status"], seat["score"], seat["rank"], seat.get("time_ms"),
                   seat.get("decisions"), seat.get("error"), match_id, seat["seat"]) for seat in seats])
-            self.db.execute("INSERT INTO match_logs (match_id, log, stderr) VALUES (?, ?, ?)",
-                            [match_id, result["log_blob"], result["stderr_blob"]])
+            conn.execute("INSERT INTO match_logs (match_id, log, stderr) VALUES (?, ?, ?)",
+                         [match_id, result["log_blob"], result["stderr_blob"]])
             if match["tournament_id"] is not None:
-                self._advance_ratings(match["tournament_id"])
+                self._advance_ratings(match["tournament_id"], match["schedule_index"])
 
     def record_error(self, match_id: int, message: str) -> None:
         """The harness could not play the match (not a bot's fault); it is skipped by ratings."""
         with self.write():
             match = self._pending(match_id)
-            self.db.execute("UPDATE matches SET status = 'error', error = ?, ended_at = ? WHERE id = ?",
-                            [message, now(), match_id])
+            self.db.conn.execute("UPDATE matches SET status = 'error', error = ?, ended_at = ? WHERE id = ?",
+                                 [message, now(), match_id])
             if match["tournament_id"] is not None:
-                self._advance_ratings(match["tournament_id"])
+                self._advance_ratings(match["tournament_id"], match["schedule_index"])
 
     def _pending(self, match_id: int) -> dict:
-        match = self.one("SELECT tournament_id, players, status FROM matches WHERE id = ?", [match_id])
+        match = self.db.conn.execute("SELECT tournament_id, players, status, schedule_index FROM matches WHERE id = ?",
+                                     [match_id]).fetchone()
         if match is None:
             raise StoreError(f"no match {match_id}")
-        if match["status"] != "pending":
-            raise StoreError(f"match {match_id} is already {match['status']}")
-        return match
+        tournament_id, players, status, index = match
+        if status != "pending":
+            raise StoreError(f"match {match_id} is already {status}")
+        return {"tournament_id": tournament_id, "players": players, "schedule_index": index}
 
-    def _advance_ratings(self, tournament_id: int) -> None:
-        """Rate the tournament's matches in schedule order, as far as they are finished."""
-        cursor = self.db.execute("SELECT rated_through FROM tournaments WHERE id = ?",
-                                 [tournament_id]).fetchone()[0]
+    def _advance_ratings(self, tournament_id: int, index: int) -> None:
+        """Rate the tournament's matches in schedule order, as far as they are finished.
+
+        A match stored after the cursor passed its place (a retried harness error) is rated
+        at once, after everything rated before it.
+        """
+        conn = self.db.conn
+        cursor = conn.execute("SELECT rated_through FROM tournaments WHERE id = ?", [tournament_id]).fetchone()[0]
+        if index <= cursor:
+            row = conn.execute("SELECT id, status, game FROM matches WHERE tournament_id = ? AND schedule_index = ?",
+                               [tournament_id, index]).fetchone()
+            if row and row[1] == "finished":
+                self._rate_match(row[0], row[2], self._next_rating_seq(), tournament_id)
+            return
+        if index != cursor + 1:
+            return  # an earlier match is still pending: this one waits for the gap to close
         start = cursor
         while True:
-            batch = self.db.execute(
+            batch = conn.execute(
                 "SELECT id, schedule_index, status, game FROM matches WHERE tournament_id = ?"
                 " AND schedule_index > ? ORDER BY schedule_index LIMIT 64", [tournament_id, cursor]).fetchall()
-            for match_id, index, status, game in batch:
-                if status == "pending":
+            for match_id, match_index, status, game in batch:
+                if status == "pending" or match_index != cursor + 1:
                     break
                 if status == "finished":
-                    self._rate_match(match_id, game, self._next_rating_seq())
-                cursor = index
+                    self._rate_match(match_id, game, self._next_rating_seq(), tournament_id)
+                cursor = match_index
             else:
                 if len(batch) == 64:
                     continue
             break
         if cursor != start:
-            self.db.execute("UPDATE tournaments SET rated_through = ? WHERE id = ?", [cursor, tournament_id])
+            conn.execute("UPDATE tournaments SET rated_through = ? WHERE id = ?", [cursor, tournament_id])
 
     def _next_rating_seq(self) -> int:
-        return self.db.execute("SELECT COALESCE(MAX(rating_seq), 0) + 1 FROM matches").fetchone()[0]
+        return self.db.conn.execute("SELECT COALESCE(MAX(rating_seq), 0) + 1 FROM matches").fetchone()[0]
 
-    def _rate_match(self, match_id: int, game: str, seq: int) -> None:
-        seats = self.db.execute(
+    def _rate_match(self, match_id: int, game: str, seq: int, tournament_id: int | None) -> None:
+        conn = self.db.conn
+        seats = conn.execute(
             "SELECT s.seat, s.bot_version_id, s.rank, s.status, r.mu, r.sigma FROM match_seats s"
             " LEFT JOIN ratings r ON r.bot_version_id = s.bot_version_id AND r.game = ?"
             " WHERE s.match_id = ? ORDER BY s.seat", [game, match_id]).fetchall()
-        teams_json = self.db.execute("SELECT teams FROM matches WHERE id = ?", [match_id]).fetchone()[0]
+        teams_json = conn.execute("SELECT teams FROM matches WHERE id = ?", [match_id]).fetchone()[0]
         before = [None if mu is None else (mu, sigma) for _, _, _, _, mu, sigma in seats]
         ranks = [rank for _, _, rank, _, _, _ in seats]
         after = trueskill_ratings.rate(before, ranks, json.loads(teams_json) if teams_json else None)
         default = (trueskill_ratings.MU, trueskill_ratings.SIGMA)
         stamp = now()
-        self.db.execute("UPDATE matches SET rating_seq = ? WHERE id = ?", [seq, match_id])
-        history, upserts = [], []
+        conn.execute("UPDATE matches SET rating_seq = ? WHERE id = ?", [seq, match_id])
+        history, upserts, per_tournament = [], [], []
         for (seat, version_id, rank, status, _, _), old, (mu, sigma) in zip(seats, before, after):
             old = old or default
             history.append((match_id, seat, version_id, old[0], old[1], mu, sigma))
             failures = [int(status == kind) for kind in FAILURE_KINDS]
             upserts.append((game, version_id, mu, sigma, trueskill_ratings.conservative(mu, sigma),
                             int(rank == 1), rank, *failures, stamp))
-        self.db.conn.executemany(
+            if tournament_id is not None:
+                per_tournament.append((tournament_id, version_id, mu, sigma, int(rank == 1), rank, *failures))
+        conn.executemany(
             "INSERT INTO rating_history (match_id, seat, bot_version_id, mu_before, sigma_before, mu_after,"
             " sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?)", history)
-        self.db.conn.executemany(_RATING_UPSERT, upserts)
+        conn.executemany(_RATING_UPSERT, upserts)
+        if per_tournament:
+            conn.executemany(_TOURNAMENT_RATING_UPSERT, per_tournament)
 
     def recompute_ratings(self, game: str | None = None) -> dict:
         """Rebuild ratings (and their history) from the stored results, in the recorded order.
@@ -491,18 +790,21 @@ class Store:
         tampered with.
         """
         where, params = ("AND game = ?", [game]) if game else ("", [])
+        conn = self.db.conn
         with self.write():
             old = {(r["game"], r["bot_version_id"]): (r["mu"], r["sigma"])
                    for r in self.query(f"SELECT game, bot_version_id, mu, sigma FROM ratings WHERE 1 {where}", params)}
-            rated = self.db.execute(
-                f"SELECT id, game, rating_seq FROM matches WHERE rating_seq IS NOT NULL {where}"
+            rated = conn.execute(
+                f"SELECT id, game, rating_seq, tournament_id FROM matches WHERE rating_seq IS NOT NULL {where}"
                 " ORDER BY rating_seq", params).fetchall()
-            self.db.execute(f"DELETE FROM rating_history WHERE match_id IN"
-                            f" (SELECT id FROM matches WHERE rating_seq IS NOT NULL {where})", params)
-            self.db.execute(f"DELETE FROM ratings WHERE 1 {where}", params)
-            self.db.execute(f"UPDATE matches SET rating_seq = NULL WHERE rating_seq IS NOT NULL {where}", params)
-            for match_id, match_game, seq in rated:
-                self._rate_match(match_id, match_game, seq)
+            conn.execute(f"DELETE FROM rating_history WHERE match_id IN"
+                         f" (SELECT id FROM matches WHERE rating_seq IS NOT NULL {where})", params)
+            conn.execute(f"DELETE FROM ratings WHERE 1 {where}", params)
+            conn.execute(f"DELETE FROM tournament_ratings WHERE tournament_id IN"
+                         f" (SELECT id FROM tournaments WHERE 1 {where})", params)
+            conn.execute(f"UPDATE matches SET rating_seq = NULL WHERE rating_seq IS NOT NULL {where}", params)
+            for match_id, match_game, seq, tournament_id in rated:
+                self._rate_match(match_id, match_game, seq, tournament_id)
             new = {(r["game"], r["bot_version_id"]): (r["mu"], r["sigma"])
                    for r in self.query(f"SELECT game, bot_version_id, mu, sigma FROM ratings WHERE 1 {where}", params)}
         keys = set(old) | set(new)
@@ -525,11 +827,56 @@ class Store:
             " JOIN bots b ON b.id = v.bot_id WHERE s.match_id = ? ORDER BY s.seat", [match_id])
         if with_log:
             logs = self.one("SELECT log, stderr FROM match_logs WHERE match_id = ?", [match_id])
-            match["log"] = unpack(logs["log"]) if logs else []
-            stderr = unpack(logs["stderr"]) if logs else []
+            try:
+                match["log"] = unpack(logs["log"]) if logs else []
+                stderr = unpack(logs["stderr"]) if logs else []
+            except (zlib.error, ValueError) as error:
+                raise StoreError(f"the stored log of match {match_id} is damaged ({error})") from None
             for seat in match["seats"]:
                 seat["stderr"] = stderr[seat["seat"]] if seat["seat"] < len(stderr) else ""
         return match
+
+    def failures(self, game: str | None = None, bot: str | None = None, tournament_id: int | None = None,
+                 limit: int | None = None) -> list[dict]:
+        """Failed seats and harness errors, newest first, with their error (stderr by `match`)."""
+        where, params = ["(s.status IS NOT NULL AND s.status != 'ok' OR m.status = 'error')"], []
+        if game:
+            where.append("m.game = ?")
+            params.append(game)
+        if bot:
+            where.append("b.name = ?")
+            params.append(bot)
+        if tournament_id is not None:
+            where.append("m.tournament_id = ?")
+            params.append(tournament_id)
+        sql = ("SELECT m.id AS match_id, m.tournament_id, m.schedule_index, m.game, m.status AS match_status,"
+               " m.error AS match_error, s.seat, b.name AS bot, v.version, s.status, s.error, m.ended_at"
+               " FROM matches m JOIN match_seats s ON s.match_id = m.id"
+               " JOIN bot_versions v ON v.id = s.bot_version_id JOIN bots b ON b.id = v.bot_id"
+               f" WHERE {' AND '.join(where)} ORDER BY m.id DESC, s.seat")
+        if limit:
+            sql += " LIMIT ?"
+            params.append(limit)
+        rows = self.query(sql, params)
+        # A harness error belongs to the match, not to one seat: list it once.
+        seen, listed = set(), []
+        for row in rows:
+            if row["match_status"] == "error":
+                if row["match_id"] in seen:
+                    continue
+                seen.add(row["match_id"])
+            listed.append(row)
+        return listed
+
+    def stderr_of(self, match_id: int, seat: int) -> str:
+        logs = self.one("SELECT stderr FROM match_logs WHERE match_id = ?", [match_id])
+        if not logs:
+            return ""
+        try:
+            stderr = unpack(logs["stderr"])
+        except (zlib.error, ValueError):
+            return ""
+        return stderr[seat] if seat < len(stderr) else ""
 
 
 def _statements(script: str) -> list[str]:
@@ -543,9 +890,28 @@ def _statements(script: str) -> list[str]:
     return [s for s in statements if s]
 
 
+def _backfill_tournament_ratings(conn: sqlite3.Connection) -> None:
+    """Fill `tournament_ratings` of an upgraded database from its rating history."""
+    failures = ", ".join(f"SUM(s.status = '{kind}')" for kind in FAILURE_KINDS)
+    conn.execute(
+        "INSERT OR REPLACE INTO tournament_ratings (tournament_id, bot_version_id, mu, sigma, matches, first_places,"
+        f" rank_sum, {', '.join('failures_' + k for k in FAILURE_KINDS)})"
+        " SELECT m.tournament_id, s.bot_version_id,"
+        "  (SELECT h.mu_after FROM rating_history h JOIN matches hm ON hm.id = h.match_id"
+        "    WHERE hm.tournament_id = m.tournament_id AND h.bot_version_id = s.bot_version_id"
+        "    ORDER BY hm.rating_seq DESC LIMIT 1),"
+        "  (SELECT h.sigma_after FROM rating_history h JOIN matches hm ON hm.id = h.match_id"
+        "    WHERE hm.tournament_id = m.tournament_id AND h.bot_version_id = s.bot_version_id"
+        "    ORDER BY hm.rating_seq DESC LIMIT 1),"
+        f"  COUNT(*), SUM(s.rank = 1), SUM(s.rank), {failures}"
+        " FROM matches m JOIN match_seats s ON s.match_id = m.id"
+        " WHERE m.tournament_id IS NOT NULL AND m.rating_seq IS NOT NULL GROUP BY m.tournament_id, s.bot_version_id")
+
+
 def _decode_tournament(row: dict) -> dict:
     row["options"] = json.loads(row["options"])
     row["config"] = json.loads(row["config"])
+    row["format_state"] = json.loads(row["format_state"]) if row.get("format_state") else None
     if row["status"] == "running" and row["runner_pid"] and not _alive(row["runner_pid"]):
         row["status"] = "interrupted"  # its process died without saying so (kill -9, power cut)
     return row
@@ -558,20 +924,26 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:
         return True
+    except OverflowError:
+        return False
     return True
 
 
 _VERSION_SELECT = (
-    "SELECT v.id, b.id AS bot_id, b.game, b.name, v.version, v.language, v.content_hash, v.path,"
-    " v.source, v.submitted_at FROM bot_versions v JOIN bots b ON b.id = v.bot_id")
+    "SELECT v.id, b.id AS bot_id, b.game, b.name, v.version, v.language, v.content_hash, v.stored_hash, v.path,"
+    " v.source, v.submitted_at, v.build_log, v.withdrawn AS version_withdrawn, b.withdrawn AS bot_withdrawn"
+    " FROM bot_versions v JOIN bots b ON b.id = v.bot_id")
 
+# Never `SELECT *`: the secret stays in the database.
 _TOURNAMENT_SELECT = (
-    "SELECT t.*, COUNT(m.id) AS matches_total,"
-    " COALESCE(SUM(m.status = 'finished'), 0) AS matches_finished,"
-    " COALESCE(SUM(m.status = 'error'), 0) AS matches_error,"
-    " COALESCE(SUM(m.status = 'pending'), 0) AS matches_pending,"
+    "SELECT t.id, t.name, t.game, t.players, t.rounds, t.seed, t.options, t.config, t.status, t.rated_through,"
+    " t.runner_pid, t.created_at, t.started_at, t.finished_at, t.format, t.format_state,"
+    " (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = t.id) AS matches_total,"
+    " (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = t.id AND m.status = 'finished') AS matches_finished,"
+    " (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = t.id AND m.status = 'error') AS matches_error,"
+    " (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = t.id AND m.status = 'pending') AS matches_pending,"
     " (SELECT COUNT(*) FROM tournament_entries e WHERE e.tournament_id = t.id) AS entries"
-    " FROM tournaments t LEFT JOIN matches m ON m.tournament_id = t.id")
+    " FROM tournaments t")
 
 _RATING_UPSERT = (
     "INSERT INTO ratings (game, bot_version_id, mu, sigma, conservative, matches, first_places, rank_sum,"
@@ -585,3 +957,16 @@ _RATING_UPSERT = (
     " failures_illegal = failures_illegal + excluded.failures_illegal,"
     " failures_protocol = failures_protocol + excluded.failures_protocol,"
     " failures_limit = failures_limit + excluded.failures_limit, updated_at = excluded.updated_at")
+
+_TOURNAMENT_RATING_UPSERT = (
+    "INSERT INTO tournament_ratings (tournament_id, bot_version_id, mu, sigma, matches, first_places, rank_sum,"
+    " failures_timeout, failures_crash, failures_illegal, failures_protocol, failures_limit)"
+    " VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (tournament_id, bot_version_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+    " matches = matches + 1, first_places = first_places + excluded.first_places,"
+    " rank_sum = rank_sum + excluded.rank_sum,"
+    " failures_timeout = failures_timeout + excluded.failures_timeout,"
+    " failures_crash = failures_crash + excluded.failures_crash,"
+    " failures_illegal = failures_illegal + excluded.failures_illegal,"
+    " failures_protocol = failures_protocol + excluded.failures_protocol,"
+    " failures_limit = failures_limit + excluded.failures_limit")

@@ -1,26 +1,32 @@
-"""Submitting bots: content hashing, the managed copy, versions, and the validation match.
+"""Submitting bots: names, the stored copy, versions, the build step and the validation match.
 
-A submitted bot (a file, or a directory with a ``bot.toml``) is copied to
-``bots/<game>/<name>/v<n>/`` next to the database, so later edits to the original do not
-change what plays. Versions are per bot name and game: the same content again is the same
-version; changed content is version n+1. Before a version is accepted by `submit` it plays one
-validation match against the bundled random bot and must finish it with status ``ok``.
+A submitted bot (a file, or a directory with a ``bot.toml``) is copied into the database's own
+bot store under its content hash (`arena.results.botstore`), so later edits to the original
+do not change what plays. Versions are per bot name and game: the same content again is the
+same version; changed content is version n+1. A bot named from its path belongs to that path:
+another file with the same name gets a longer name (its folder's name in front), with a note.
+
+Before a version is accepted by `submit` its ``build`` step runs (if its ``bot.toml`` has one)
+and it plays one validation match against the bundled random bot, which it must finish with
+status ``ok``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
-import shutil
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.results import keys
+from arena.results.botstore import store_copy
 from arena.results.store import Store
+from arena.runner.bots import BotError, resolve_bot
+from arena.runner.files import BotFilesError
+from arena.runner.protocol import printable
 
-# Files that are not part of a bot's content (caches and version control).
-IGNORED = ("__pycache__", "*.pyc", ".git", ".DS_Store", "node_modules/.cache")
-NAME_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]{0,63}$")
+MAX_NAME = 64
+FORBIDDEN_IN_NAMES = set("/\\@,:;\"'`$<>|*?[]{}()=&#%!")
 RANDOM_BOT = Path(__file__).resolve().parents[2] / "bots" / "random.py"
 STDERR_TAIL_LINES = 20
 
@@ -34,125 +40,168 @@ class Submission:
     version: dict          # the bot_versions row (with game and name)
     created: bool          # False: this content was already that bot's version
     validation: dict | None = None  # the validation seat's result, when one was played
+    notes: list[str] = field(default_factory=list)
 
 
-def _ignored(name: str) -> bool:
-    return any(Path(name).match(pattern) for pattern in IGNORED)
+def check_name(name: str) -> str:
+    """``name`` if it can name a bot, else `SubmitError` saying why."""
+    if not isinstance(name, str) or not name.strip():
+        raise SubmitError("a bot name may not be empty")
+    if len(name) > MAX_NAME:
+        raise SubmitError(f"bad bot name {printable(name, False)[:80]!r}: at most {MAX_NAME} characters")
+    for char in name:
+        category = unicodedata.category(char)
+        if category[0] in "CZ" or char in FORBIDDEN_IN_NAMES:
+            raise SubmitError(f"bad bot name {printable(name, False)!r}: {printable(char, False)!r} is not allowed"
+                              " (letters of any script, digits, '-', '_', '.' and '+' are)")
+    if name.startswith(("-", ".")):
+        raise SubmitError(f"bad bot name {name!r}: it may not start with '-' or '.'")
+    return unicodedata.normalize("NFC", name)
 
 
-def bot_files(path: Path) -> list[Path]:
-    """The files that make up a bot, relative to ``path`` (a directory) — sorted, caches left out."""
-    files = []
-    for root, dirs, names in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if not _ignored(d))
-        for name in sorted(names):
-            if not _ignored(name):
-                files.append((Path(root) / name).relative_to(path))
-    return sorted(files)
-
-
-def content_hash(path: str | os.PathLike) -> str:
-    """sha256 over the bot's file names, executable bits and contents."""
-    target = Path(path)
-    digest = hashlib.sha256()
-    entries = [(Path(target.name), target)] if target.is_file() else [(rel, target / rel) for rel in bot_files(target)]
-    for relative, full in entries:
-        executable = "x" if os.access(full, os.X_OK) else "-"
-        digest.update(f"{relative.as_posix()}\0{executable}\0{full.stat().st_size}\0".encode())
-        with open(full, "rb") as handle:
-            for chunk in iter(lambda: handle.read(1 << 16), b""):
-                digest.update(chunk)
-    return digest.hexdigest()
-
-
-def default_name(path: Path) -> str:
-    """A bot's name from its path: the file stem or directory name, lower-cased."""
+def _base_name(path: Path) -> str:
     stem = path.stem if path.is_file() else path.name
-    name = re.sub(r"[^a-z0-9_.-]+", "-", stem.lower()).strip("-.") or "bot"
-    return name[:64]
+    cleaned = "".join(c if c not in FORBIDDEN_IN_NAMES and unicodedata.category(c)[0] not in "CZ" else "-"
+                      for c in unicodedata.normalize("NFC", stem)).strip("-. ")
+    return cleaned[:MAX_NAME] or "bot"
+
+
+def name_candidates(path: Path) -> list[str]:
+    """Default names for the bot at ``path``, shortest first: ``bot``, ``alice-bot``, ..."""
+    base = _base_name(path)
+    names = [base]
+    for parent in path.parents:
+        if parent.name in ("", "/"):
+            break
+        prefix = _base_name(parent)
+        names.append(f"{prefix}-{names[-1]}"[:MAX_NAME])
+    return list(dict.fromkeys(names))
+
+
+def default_name(store: Store, game: str, source: Path, taken: set[str] = frozenset()) -> tuple[str, str | None]:
+    """The name a bot from ``source`` gets: its earlier name for this path, else the shortest
+    candidate that no bot from another path has (and not in ``taken``); plus a note if longer."""
+    earlier = store.names_by_source(game, str(source))
+    if earlier:
+        return earlier[0], None
+    candidates = name_candidates(source)
+    for candidate in candidates:
+        if candidate in taken:
+            continue
+        others = store.sources_of(game, candidate)
+        if not others or others == {str(source)}:
+            note = None if candidate == candidates[0] else (
+                f"a bot called {candidates[0]!r} already comes from another path; {source} is called"
+                f" {candidate!r} (use --name to choose)")
+            return candidate, note
+    for number in range(2, 10_000):
+        candidate = f"{candidates[0][:MAX_NAME - 6]}-{number}"
+        if candidate not in taken and not store.sources_of(game, candidate):
+            return candidate, f"{source} is called {candidate!r} (use --name to choose)"
+    raise SubmitError(f"no free name for {source}; give one with --name")
 
 
 def check_source(path: str | os.PathLike) -> Path:
-    source = Path(path).expanduser()
-    if not source.exists():
-        raise SubmitError(f"no such file or directory: {path}")
+    text = os.fspath(path)
+    if not text or "\0" in text:
+        raise SubmitError(f"not a path: {text!r}")
+    source = Path(text).expanduser()
+    try:
+        if not source.exists():
+            raise SubmitError(f"no such file or directory: {text}")
+    except OSError as error:
+        raise SubmitError(f"cannot read {text}: {error.strerror}") from None
     if not (source.is_file() or source.is_dir()):
-        raise SubmitError(f"not a file or directory: {path}")
+        raise SubmitError(f"not a file or directory: {text}")
     return source.resolve()
 
 
 def register(store: Store, path: str | os.PathLike, game: str, name: str | None = None,
-             validate=None) -> Submission:
+             validate=None, build=None, taken: set[str] = frozenset()) -> Submission:
     """Copy the bot at ``path`` into the store as a version of ``name`` in ``game``.
 
-    ``validate(copy_path) -> (ok, seat_result)`` runs before a new version is recorded; a
-    failure removes the copy and raises ``SubmitError``. Without it (tournament entries
-    given as paths) the version is recorded directly.
+    ``build(copy_path) -> (ok, log)`` runs a ``bot.toml`` build step on a writable copy;
+    ``validate(copy_path) -> (ok, seat_result)`` then plays its validation match; either
+    failing raises ``SubmitError`` and records nothing. Without them (tournament entries given
+    as paths) the version is recorded directly.
     """
-    from arena.runner.bots import BotError, resolve_bot
     from arena.games import get_game
 
     get_game(game)  # UnknownGame for a bad name, before anything is copied
     source = check_source(path)
-    name = name or default_name(source)
-    if not NAME_PATTERN.match(name):
-        raise SubmitError(f"bad bot name {name!r}: use lower-case letters, digits, '-', '_' or '.' (at most 64)")
+    notes: list[str] = []
+    if name is not None:
+        name = check_name(name)
+    else:
+        name, note = default_name(store, game, source, taken)
+        if note:
+            notes.append(note)
     try:
-        resolve_bot(source)
+        command = resolve_bot(source)
     except BotError as error:
         raise SubmitError(str(error)) from None
-    digest = content_hash(source)
+    try:
+        digest, relative = store_copy(store.bot_store, source)
+    except BotFilesError as error:
+        raise SubmitError(str(error)) from None
+    except OSError as error:
+        raise SubmitError(f"cannot store a copy of {source} in {store.bot_store}: {error.strerror or error}") from None
     existing = store.find_version(game, name, content_hash=digest)
     if existing is not None:
-        return Submission(existing, created=False)
-    number = store.next_version_number(game, name)
-    relative = Path("bots") / game / name / f"v{number}" / source.name
-    copy = store.root / relative
-    if copy.parent.exists():
-        shutil.rmtree(copy.parent)  # left over from a copy that was never recorded
-    copy.parent.mkdir(parents=True)
-    if source.is_dir():
-        shutil.copytree(source, copy, ignore=shutil.ignore_patterns(*IGNORED), symlinks=False)
-    else:
-        shutil.copy2(source, copy)
-    _make_readable(store.root / "bots", copy)
-    validation = None
+        return Submission(existing, created=False, notes=notes)
+    copies = [relative]
     try:
-        language = resolve_bot(copy).language
+        copy = store.bot_store / relative
+        stored_hash, build_log = digest, None
+        if command.build and build is not None:
+            ok, build_log, built = build(copy)
+            if not ok:
+                raise SubmitError(build_log)
+            stored_hash, relative = built
+            copies.append(relative)
+            copy = store.bot_store / relative
+        validation = None
+        try:
+            language = resolve_bot(copy).language
+        except BotError as error:
+            raise SubmitError(str(error)) from None
         if validate is not None:
             ok, validation = validate(copy)
             if not ok:
                 raise SubmitError(rejection_message(name, validation))
-        version = store.add_bot_version(game, name, language, digest, relative.as_posix(), str(source))
+        version, created = store.add_bot_version(game, name, language, digest, relative, str(source),
+                                                 stored_hash=stored_hash, build_log=build_log)
     except BaseException:
-        shutil.rmtree(copy.parent, ignore_errors=True)
-        for folder in (copy.parent.parent, copy.parent.parent.parent):  # the bot's and game's, if now empty
-            if folder.exists() and not any(folder.iterdir()):
-                folder.rmdir()
+        discard_unreferenced(store, copies)
         raise
-    return Submission(version, created=True, validation=validation)
+    return Submission(version, created=created, validation=validation, notes=notes)
 
 
-def _make_readable(top: Path, copy: Path) -> None:
-    """World-readable copy and folders: as root, the sandbox runs bots as an unprivileged user."""
-    folder = copy.parent
-    while folder != top.parent and top in (folder, *folder.parents):
-        folder.chmod(0o755)
-        folder = folder.parent
-    walk = [(str(copy.parent), [], [copy.name])] if copy.is_file() else os.walk(copy)
-    for root, dirs, names in walk:
-        Path(root).chmod(0o755)
-        for name in names:
-            path = Path(root) / name
-            if not path.is_symlink():
-                path.chmod(path.stat().st_mode | 0o444 | (0o111 if path.stat().st_mode & 0o100 else 0))
+def discard_unreferenced(store: Store, relatives: list[str]) -> None:
+    """Remove stored copies no version refers to (a rejected submission leaves nothing).
+
+    Done under the database's write lock, so a process recording the same copy at the same
+    moment either sees it gone (and makes it again) or keeps it referenced."""
+    from arena.runner.files import remove_tree
+
+    try:
+        with store.write():
+            for relative in relatives:
+                digest = relative.split("/", 1)[0]
+                used = store.db.conn.execute("SELECT 1 FROM bot_versions WHERE path LIKE ? LIMIT 1",
+                                             [f"{digest}/%"]).fetchone()
+                if not used:
+                    remove_tree(store.bot_store / digest)
+    except Exception:
+        pass  # leaving an unused copy behind is harmless
 
 
 def rejection_message(name: str, seat: dict) -> str:
-    message = f"rejected {name}: its validation match against the random bot ended with status {seat['status']}"
+    message = (f"rejected {printable(name, False)}: its validation match against the random bot ended with"
+               f" status {seat['status']}")
     if seat.get("error"):
-        message += f" ({seat['error']})"
-    tail = "\n".join((seat.get("stderr") or "").rstrip().splitlines()[-STDERR_TAIL_LINES:])
+        message += f" ({printable(seat['error'], False)})"
+    tail = "\n".join(printable((seat.get("stderr") or "").rstrip()).splitlines()[-STDERR_TAIL_LINES:])
     if tail:
         message += f"\n--- last lines of its stderr ---\n{tail}"
     return message
@@ -168,7 +217,9 @@ def validation_match(game: str, seed: int = 1):
     def validate(copy: Path) -> tuple[bool, dict]:
         if not RANDOM_BOT.exists():
             raise SubmitError(f"the random bot {RANDOM_BOT} is missing; cannot validate")
-        spec = MatchSpec(game=game, bots=[str(copy)] + [str(RANDOM_BOT)] * (players - 1), seed=seed)
+        secret = keys.secret_for("validation", seed)
+        spec = MatchSpec(game=game, bots=[str(copy)] + [str(RANDOM_BOT)] * (players - 1),
+                         seed=keys.deal_seed(secret, 0), bot_seeds=keys.bot_seeds(secret, 0, players))
         seat = play_match(spec).to_dict()["seats"][0]
         return seat["status"] == "ok", seat
 
@@ -176,5 +227,7 @@ def validation_match(game: str, seed: int = 1):
 
 
 def submit(store: Store, path: str | os.PathLike, game: str, name: str | None = None) -> Submission:
-    """`arena submit`: register with a validation match."""
-    return register(store, path, game, name, validate=validation_match(game))
+    """`arena submit`: register with a build step (if any) and a validation match."""
+    from arena.results.build import build_in_sandbox
+
+    return register(store, path, game, name, validate=validation_match(game), build=build_in_sandbox(store))

@@ -1,4 +1,4 @@
-"""`arena doctor`: what this machine offers bots — sandbox protections, limits, interpreters."""
+"""`arena doctor`: what this machine offers bots — sandbox, resource control, limits, runtimes."""
 
 from __future__ import annotations
 
@@ -7,7 +7,12 @@ import shutil
 import subprocess
 import sys
 
-from arena.runner.sandbox import BOT_UID_BASE, ResourceLimits, detect_protections
+from arena.runner import cgroups
+from arena.runner.sandbox import INSTALL_HINT, SandboxUnavailable, detect, requested_mode
+from arena.runner.uids import BOT_UID_BASE
+
+RUNTIMES = (("python3", ["--version"]), ("node", ["--version"]), ("java", ["-version"]),
+            ("g++", ["--version"]), ("cargo", ["--version"]), ("perl", ["-e", "print $^V"]))
 
 
 def _yes(flag: bool, detail: str = "") -> str:
@@ -16,47 +21,51 @@ def _yes(flag: bool, detail: str = "") -> str:
 
 def _version(argv: list[str]) -> str:
     try:
-        return subprocess.run(argv, capture_output=True, text=True, timeout=10).stdout.strip().splitlines()[0]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+        return (done.stdout.strip() or done.stderr.strip()).splitlines()[0]
     except (OSError, subprocess.SubprocessError, IndexError):
         return "?"
 
 
-def report() -> list[str]:
-    protections = detect_protections()
-    limits = ResourceLimits()
+def report() -> tuple[list[str], bool]:
+    """The lines `arena doctor` prints, and whether untrusted bots can be played here."""
+    from arena.runner.match import Limits
+
+    limits = Limits()
     bwrap = shutil.which("bwrap")
-    node = shutil.which("node")
-    filesystem = {
-        "read-only": "read-only; writable only: the bot's scratch directory and a private /tmp",
-        "user-permissions": "ordinary permissions of the bot's unprivileged user",
-        "none": "the harness user's own permissions (no protection)",
-    }[protections.filesystem]
-    lines = [
-        f"sandbox mode ........... {protections.mode}",
-        f"  bubblewrap ........... {bwrap + ' (' + _version([bwrap, '--version']) + ')' if bwrap else 'not installed (apt-get install bubblewrap)'}",
-        f"  network isolated ..... {_yes(protections.network_isolated)}",
-        f"  filesystem ........... {filesystem}",
-        f"  own PID namespace .... {_yes(protections.pid_namespace, 'every process of a bot ends with it' if protections.pid_namespace else 'stray processes are found by an environment token and killed')}",
-        f"  unprivileged user .... {_yes(protections.separate_user, f'one uid per bot from {BOT_UID_BASE}') if os.geteuid() == 0 else 'not root: bots run as ' + str(os.geteuid())}",
-        f"  resource limits ...... yes (memory {limits.memory_bytes >> 20} MiB, CPU {limits.cpu_seconds} s, "
-        f"{limits.processes} processes{'' if protections.separate_user else ' (not enforced: no uid of its own)'}, "
-        f"files {limits.file_bytes >> 20} MiB, {limits.open_files} open files, no core files)",
-        "  scratch directory .... yes (fresh per bot, removed after the match)",
-        "  environment .......... minimal (PATH, HOME, LANG, TMPDIR, PYTHONUNBUFFERED)",
-        f"python bots ............ {os.path.abspath(sys.executable)} ({sys.version.split()[0]})",
-        f"javascript bots ........ {node + ' (' + _version([node, '--version']) + ')' if node else 'node not found: .js bots cannot run'}",
+    hierarchy = cgroups.available()
+    lines = [f"bubblewrap ............. {bwrap + ' (' + _version([bwrap, '--version']) + ')' if bwrap else 'not installed (' + INSTALL_HINT + ')'}"]
+    try:
+        protections = detect(requested_mode())
+        ok = True
+    except SandboxUnavailable as error:
+        lines.append(f"sandbox mode ........... NONE AVAILABLE: {error}")
+        protections, ok = detect("none"), False
+    else:
+        lines.append(f"sandbox mode ........... {protections.mode}"
+                     + (" (asked for with --sandbox none: NO isolation, for trusted bots only)"
+                        if protections.mode == "none" else ""))
+    if ok and protections.mode == "bubblewrap":
+        lines += [
+            "  files ................ its own files read-only at /bot; system directories, interpreters"
+            " and arena's game rules read-only; nothing else of the host",
+            f"  writable ............. its home /home/bot and a private /tmp ({limits.disk_mb} MiB each, in memory)",
+            "  network .............. none (a loopback of its own)",
+            "  processes ............ own PID namespace: /proc shows only its own; all die with it",
+            f"  user ................. {_yes(protections.separate_user, f'an unprivileged uid of its own, from {BOT_UID_BASE}') if os.geteuid() == 0 else 'the harness user, in a user namespace'}",
+        ]
+    lines += [
+        f"resource control ....... {hierarchy.describe() if hierarchy else 'rlimits per process (no writable cgroup hierarchy; run as root for cgroups)'}",
+        f"  memory ............... {limits.memory_mb} MiB " + ("resident, all its processes together" if hierarchy
+                                                            else "address space per process (runtimes such as the JVM need flags)"),
+        f"  processes ............ {limits.processes}" + ("" if hierarchy or os.geteuid() == 0 else " (not enforced: no uid of its own)"),
+        f"  CPU .................. {limits.cpus:g} core(s) at most, an equal share with other bots" if hierarchy
+        else "  CPU .................. no share control (cgroups unavailable)",
+        f"  CPU time ............. {limits.cpu_seconds} s per process; files up to 16 MiB; 256 open files; no core files",
+        "  environment .......... minimal (PATH, HOME, LANG, TMPDIR, PYTHON*, ARENA_BOT_TOKEN)",
     ]
-    if protections.mode != "bubblewrap" and protections.separate_user:
-        prefix = sys.base_prefix
-        if any(not os.stat(p).st_mode & 0o001 for p in _parents(prefix)):
-            lines.append(f"WARNING: {prefix} is not reachable by other users; Python bots cannot start "
-                         "without bubblewrap (install bubblewrap)")
-    return lines
-
-
-def _parents(path: str) -> list[str]:
-    parts = []
-    while path not in ("/", ""):
-        path = os.path.dirname(path)
-        parts.append(path)
-    return parts
+    for name, flags in RUNTIMES:
+        found = os.path.abspath(sys.executable) if name == "python3" else shutil.which(name)
+        label = "python (bots' python)" if name == "python3" else name
+        lines.append(f"{label + ' ':.<23} {found + ' (' + _version([found] + flags) + ')' if found else 'not found'}")
+    return lines, ok

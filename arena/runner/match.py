@@ -4,31 +4,40 @@ Owns the protocol's message flow (start, request, action, end, quit), the clocks
 deadline, per-decision allowance, time bank), failure classification and the fallback policy:
 a seat whose bot failed is played by a seeded random legal action from then on, so the others'
 match stays meaningful, and is ranked last. Returns a plain ``MatchResult``; never raises
-because of a bot. Bad input from the user (unknown game, wrong bot count, bad option, missing
-bot file) raises ``GameError``/``BotError`` before any process starts.
+because of a bot — whatever a bot writes or does, the worst it gets is a failed seat. Only a
+failure of the game engine itself (or of this machine) raises. Bad input from the user
+(unknown game, wrong bot count, bad option, missing bot file) raises ``GameError``/``BotError``
+before any process starts.
+
+With a `LiveBots` of the worker, processes of bots that said ``"matches": "many"`` are kept
+for later matches instead of being sent ``quit``; the match log is the same either way.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
-import json
 import random
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 
-from arena.runner.bots import BotError, resolve_bot
 from arena.games import IllegalAction, get_game
-from arena.runner.process import BotFailure, BotProcess
-from arena.runner.sandbox import Protections, ResourceLimits, detect_protections
+from arena.runner import protocol
+from arena.runner.bots import BotError
+from arena.runner.files import BotFilesError
+from arena.runner.livebots import LiveBots, Seated, retire
+from arena.runner.process import BotFailure
+from arena.runner.protocol import ReplyError, quote_line
+from arena.runner.sandbox import BotChanged, Protections, ResourceLimits, detect
 
-PROTOCOL_VERSION = 1
-DEBUG_CHARS = 200
 QUIT_GRACE_S = 1.0
 MAX_STEPS = 100_000
 FLOOD_WINDOW_S = 0.01
+START_EXIT_WINDOW_S = 0.3  # a bad answer to start: did the bot die right after it?
 UNREQUESTED = "wrote more than one line for one request (stdout is for protocol lines only; log to stderr)"
 STATUSES = ("ok", "timeout", "crash", "illegal", "protocol", "limit")
+RESTART_POLICIES = ("auto", "always")
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,8 @@ class Limits:
     memory_mb: int = 1024
     cpu_seconds: int = 300
     processes: int = 64
+    disk_mb: int = 64
+    cpus: float = 1.0
 
     def for_protocol(self) -> dict:
         return {"start_ms": self.start_ms, "decision_ms": self.decision_ms, "bank_ms": self.bank_ms,
@@ -50,18 +61,29 @@ class Limits:
 
     def for_kernel(self) -> ResourceLimits:
         return ResourceLimits(memory_bytes=self.memory_mb << 20, cpu_seconds=self.cpu_seconds,
-                              processes=self.processes)
+                              processes=self.processes, disk_bytes=self.disk_mb << 20, cpus=self.cpus)
 
 
 @dataclass
 class MatchSpec:
-    """What to play: the game, one bot path per seat, the seed, options and limits."""
+    """What to play: the game, one bot path per seat, the engine's seed, options and limits.
+
+    ``bot_seeds`` are the seeds the bots are sent in ``start``; a tournament derives them
+    from its secret, so they say nothing about the deal. Without them they are derived from
+    ``seed`` (fine for a trusted experiment, not for a contest). ``hashes``, where given, are
+    the content hashes the bots' files must still have. ``restart = "always"`` never reuses a
+    process.
+    """
 
     game: str
     bots: list
     seed: int
     options: dict = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
+    bot_seeds: list | None = None
+    hashes: list | None = None
+    restart: str = "auto"
+    seat_limits: list | None = None  # per seat: a Limits overriding ``limits`` (e.g. a JVM bot)
 
 
 @dataclass
@@ -115,43 +137,9 @@ def strip_timing(log: list[dict]) -> list[dict]:
     return [clean(event) for event in log]
 
 
-class ReplyError(Exception):
-    """A reply line that breaks the protocol."""
-
-
-def parse_reply(line: bytes, legal: list | None) -> tuple[object, str | None]:
-    """The action a reply line names, and its debug text; ``ReplyError`` if malformed."""
-    try:
-        reply = json.loads(line)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise ReplyError(f"reply is not valid JSON ({error})") from None
-    if not isinstance(reply, dict):
-        raise ReplyError(f"reply must be a JSON object, got {type(reply).__name__}")
-    if reply.get("type", "action") != "action":
-        raise ReplyError(f"reply type must be \"action\", got {reply.get('type')!r}")
-    debug = reply.get("debug")
-    if debug is not None and not isinstance(debug, str):
-        raise ReplyError("'debug' must be a string")
-    has_action, has_index = "action" in reply, "index" in reply
-    if has_action == has_index:
-        raise ReplyError("reply must have exactly one of 'action' and 'index'")
-    if has_action:
-        return reply["action"], debug
-    index = reply["index"]
-    if legal is None:
-        raise ReplyError("'index' is only allowed when the request lists legal actions")
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(legal):
-        raise ReplyError(f"'index' must be a whole number from 0 to {len(legal) - 1}, got {index!r}")
-    return legal[index], debug
-
-
-def parse_ready(line: bytes) -> None:
-    try:
-        reply = json.loads(line)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise ReplyError(f"answer to start is not valid JSON ({error})") from None
-    if not isinstance(reply, dict) or reply.get("type") != "ready":
-        raise ReplyError('answer to start must be {"type": "ready"}')
+# Kept importable from here (the protocol module owns them).
+parse_reply = protocol.parse_reply
+parse_ready = protocol.parse_ready
 
 
 class Seat:
@@ -160,13 +148,19 @@ class Seat:
     def __init__(self, index: int, path: str, limits: Limits):
         self.index = index
         self.path = path
+        self.limits = limits
         self.status = "ok"
         self.error: str | None = None
         self.bank_s = limits.bank_ms / 1000
         self.time_s = 0.0
         self.decisions = 0
-        self.process: BotProcess | None = None
+        self.seated: Seated | None = None
         self.stderr = ""
+        self.wants_many = False
+
+    @property
+    def process(self):
+        return self.seated.process if self.seated is not None else None
 
     @property
     def failed(self) -> bool:
@@ -178,46 +172,72 @@ class Seat:
         self.shut_down()
 
     def shut_down(self) -> None:
-        if self.process is not None:
-            self.process.stop()
-            self.stderr = self.process.stderr.text()
-            self.process = None
+        """Stop the process for good (it is never reused after this)."""
+        if self.seated is not None:
+            process = self.seated.process
+            self.seated = None
+            process.stop()
+            self.stderr = process.stderr.text()
+
+    def hand_back(self, bots: LiveBots) -> None:
+        """Keep the process for a later match (the caller checked it may be reused)."""
+        if self.seated is not None:
+            seated, self.seated = self.seated, None
+            self.stderr = seated.process.stderr.text()
+            bots.checkin(seated)
 
 
-def play_match(spec: MatchSpec, protections: Protections | None = None) -> MatchResult:
+def play_match(spec: MatchSpec, protections: Protections | None = None, bots: LiveBots | None = None) -> MatchResult:
     """Play ``spec`` to the end and return the result (see the module docstring).
 
-    ``protections`` forces a weaker sandbox mode than the machine offers (for tests).
+    ``protections`` chooses the sandbox mode (default: the one asked for, see
+    `arena.runner.sandbox.detect`); ``bots`` is the worker's pool of live processes.
     """
     game = get_game(spec.game)
     players = len(spec.bots)
     options = game.validate(players, spec.options)  # refuses a bad count or option
-    state = game.create_state(players, int(spec.seed), options)
-    commands = [resolve_bot(path) for path in spec.bots]
+    if spec.restart not in RESTART_POLICIES:
+        raise ValueError(f"restart must be one of {', '.join(RESTART_POLICIES)}, not {spec.restart!r}")
+    own_bots = bots is None
+    if own_bots:
+        bots = LiveBots(protections or detect(), keep=0)
+    protections = bots.protections
+    try:
+        for path in spec.bots:
+            bots.command(str(path))  # a path that is no bot is the user's mistake: refuse now
+        state = game.create_state(players, int(spec.seed), options)
+        return _play(spec, game, state, options, protections, bots)
+    finally:
+        if own_bots:
+            bots.close()
+
+
+def _play(spec: MatchSpec, game, state, options: dict, protections: Protections, bots: LiveBots) -> MatchResult:
+    players = len(spec.bots)
     limits = spec.limits
-    protections = protections or detect_protections()
+    seat_limits = spec.seat_limits or [None] * players
     fallback = random.Random(derive_seed(spec.seed, "fallback"))
-    seats = [Seat(i, str(path), limits) for i, path in enumerate(spec.bots)]
+    seats = [Seat(i, str(path), seat_limits[i] or limits) for i, path in enumerate(spec.bots)]
     log: list[dict] = []
     started_at = datetime.now(timezone.utc)
     began = time.monotonic()
     try:
-        _start_bots(seats, commands, spec, options, protections, log)
+        _start_bots(seats, spec, options, bots, log)
         step = 0
         while not state.is_over():
             if step >= MAX_STEPS:
                 # Every game ends far sooner; a rules bug must not hang a whole tournament.
                 raise RuntimeError(f"{spec.game} did not end within {MAX_STEPS} decisions (seed {spec.seed})")
             seat = seats[state.current_seat()]
-            action = _decide(seat, state, step, limits, log)
-            if action is None:
+            state, decided = _decide(seat, state, step, log)
+            if not decided:
                 action = state.random_action(fallback)
                 log.append({"event": "action", "seat": seat.index, "step": step, "action": action,
                             "by": "fallback"})
                 state.apply(action)
             step += 1
         result_ranks = _final_ranks(state, seats)
-        _finish_bots(seats, state, result_ranks, log)
+        _finish_bots(seats, state, result_ranks, log, bots, spec.restart == "auto")
     finally:
         for seat in seats:
             seat.shut_down()
@@ -234,42 +254,71 @@ def play_match(spec: MatchSpec, protections: Protections | None = None) -> Match
                        round((time.monotonic() - began) * 1000, 3))
 
 
-def _start_bots(seats, commands, spec, options, protections, log) -> None:
-    limits = spec.limits
-    for seat, command in zip(seats, commands):
-        seat.process = BotProcess(command, seat.index, limits.for_kernel(), limits.max_line_bytes,
-                                  limits.max_output_bytes, protections)
-        try:
-            seat.process.start()
-        except BotFailure as failure:
-            seat.fail(failure.status, f"start-up: {failure.message}")
-    started = time.monotonic()
-    deadline = started + limits.start_ms / 1000
-    # Send every start message first, then collect the answers: bots start in parallel.
+def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBots, log: list) -> None:
+    bot_seeds = spec.bot_seeds or [derive_seed(spec.seed, "bot", i) for i in range(len(seats))]
+    hashes = spec.hashes or [None] * len(seats)
     for seat in seats:
+        try:
+            seat.seated = bots.checkout(seat.path, seat.limits.for_kernel(), seat.limits.max_line_bytes,
+                                        seat.limits.max_output_bytes, hashes[seat.index],
+                                        reuse=spec.restart == "auto", label=f"seat {seat.index}")
+        except (BotError, BotFilesError, BotChanged):
+            for other in seats:
+                other.shut_down()
+            raise  # the bot on disk is wrong (not its behaviour): the user's or the store's problem
+        command = seat.seated.staged.command
+        seat.wants_many = command.matches == "many"
+        if not seat.seated.reused:
+            try:
+                seat.seated.process.start()
+            except BotFailure as failure:
+                _fail_at_start(seat, failure.status, failure.message, log)
+    # Send every start message first, then collect the answers: bots start in parallel.
+    sent_at = {}
+    for seat in seats:
+        message = {"type": "start", "protocol": protocol.PROTOCOL_VERSION, "game": spec.game, "options": options,
+                   "seat": seat.index, "players": len(seats), "seed": bot_seeds[seat.index],
+                   "limits": seat.limits.for_protocol()}
+        log.append({"event": "start", "seat": seat.index, "message": message})
         if seat.failed:
             continue
-        message = {"type": "start", "protocol": PROTOCOL_VERSION, "game": spec.game, "options": options,
-                   "seat": seat.index, "players": len(seats), "seed": derive_seed(spec.seed, "bot", seat.index),
-                   "limits": limits.for_protocol()}
-        log.append({"event": "start", "seat": seat.index, "message": message})
+        deadline = time.monotonic() + seat.limits.start_ms / 1000
+        sent_at[seat.index] = (time.monotonic(), deadline)
         try:
-            seat.process.send(message, deadline)
+            seat.process.send_line(protocol.encode(message), deadline)
         except BotFailure as failure:
             _fail_at_start(seat, failure.status, failure.message, log)
     for seat in seats:
         if seat.failed:
             continue
+        started, deadline = sent_at[seat.index]
         try:
             line = seat.process.receive(deadline)
-            log.append({"event": "ready", "seat": seat.index, "line": line[:4096].decode("utf-8", "replace"),
-                        "ms": round((time.monotonic() - started) * 1000, 3)})
-            parse_ready(line)
         except BotFailure as failure:
             text = "no ready answer within the start-up deadline" if failure.status == "timeout" else failure.message
             _fail_at_start(seat, failure.status, text, log)
+            continue
+        log.append({"event": "ready", "seat": seat.index, "line": line[:4096].decode("utf-8", "replace"),
+                    "ms": round((time.monotonic() - started) * 1000, 3)})
+        try:
+            ready = protocol.parse_ready(line)
         except ReplyError as error:
-            _fail_at_start(seat, "protocol", f"{error}: {line[:200].decode('utf-8', 'replace')!r}", log)
+            _bad_ready(seat, error, line, log)
+            continue
+        if seat.seated.staged.command.matches != "one" and ready.get("matches") == "many":
+            seat.wants_many = True
+
+
+def _bad_ready(seat: Seat, error: ReplyError, line: bytes, log: list) -> None:
+    """A bad answer to start: a crash with the bot's own explanation when it died right after
+    (a runtime's start-up error printed to stdout), else a protocol error."""
+    process = seat.process
+    if process.wait_for_exit(time.monotonic() + START_EXIT_WINDOW_S) and not seat.seated.reused:
+        failure = process._crash("exited before answering start")
+        lines = [quote_line(line)] + [quote_line(extra) for extra in process.lines[:3]]
+        _fail_at_start(seat, failure.status, f"{failure.message}; it wrote to stdout: {', '.join(lines)}", log)
+        return
+    _fail_at_start(seat, "protocol", f"{error}: {quote_line(line)}", log)
 
 
 def _fail_at_start(seat: Seat, status: str, message: str, log: list) -> None:
@@ -277,10 +326,12 @@ def _fail_at_start(seat: Seat, status: str, message: str, log: list) -> None:
     log.append({"event": "failure", "seat": seat.index, "step": None, "status": seat.status, "error": seat.error})
 
 
-def _decide(seat: Seat, state, step: int, limits: Limits, log: list) -> object | None:
-    """Ask the seat's bot and apply its action; None when the seat must be played by fallback."""
+def _decide(seat: Seat, state, step: int, log: list):
+    """Ask the seat's bot and apply its action. Returns (state, True) when it did; (state,
+    False) when the seat must be played by the fallback policy."""
     if seat.failed:
-        return None
+        return state, False
+    limits = seat.limits
     legal = state.legal_actions()
     request = {"type": "request", "seat": seat.index, "step": step,
                "observation": state.observation(seat.index), "legal": legal,
@@ -292,52 +343,73 @@ def _decide(seat: Seat, state, step: int, limits: Limits, log: list) -> object |
     try:
         if process.has_unrequested_output():
             raise BotFailure("limit", UNREQUESTED)
-        process.send(request, deadline)
+        process.send_line(protocol.encode(request), deadline)
         line = process.receive(deadline)
     except BotFailure as failure:
         seat.time_s += time.monotonic() - asked  # a timed-out decision used its time too
-        return _fail(seat, failure.status, f"step {step}: {failure.message}", step, log)
+        return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log)
     elapsed = time.monotonic() - asked
     seat.time_s += elapsed
     seat.decisions += 1
     seat.bank_s -= max(0.0, elapsed - limits.decision_ms / 1000)
     log.append({"event": "reply", "seat": seat.index, "step": step,
                 "line": line[:4096].decode("utf-8", "replace"), "ms": round(elapsed * 1000, 3)})
+    if process.launch.out_of_memory():
+        # One of its processes was killed by the kernel for going over the bot's memory limit
+        # (all its processes together): the bot went over the limit, even if it answers.
+        return state, _fail(seat, "limit", f"step {step}: its processes went over the memory limit"
+                            f" ({limits.memory_mb} MiB); the kernel killed one", step, log)
     try:
-        action, debug = parse_reply(line, legal)
+        action, debug = protocol.parse_reply(line, legal)
     except ReplyError as error:
-        error = f"{error}: {line[:200].decode('utf-8', 'replace')!r}"
         # A flood of output is an output-limit failure even when its first line is garbage:
         # a bot that wrote one bad line writes nothing more, a flooding bot does within 10 ms.
         if _unrequested(process, within=FLOOD_WINDOW_S):
-            return _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
-        return _fail(seat, "protocol", f"step {step}: {error}", step, log)
+            return state, _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
+        return state, _fail(seat, "protocol", f"step {step}: {error}: {quote_line(line)}", step, log)
     if _unrequested(process):
-        return _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
-    try:
-        state.apply(action)
-    except IllegalAction as error:
-        return _fail(seat, "illegal", f"step {step}: {error.reason}", step, log)
+        return state, _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
+    state, refusal = _apply(state, action, legal)
+    if refusal is not None:
+        return state, _fail(seat, "illegal", f"step {step}: {refusal}", step, log)
     event = {"event": "action", "seat": seat.index, "step": step, "action": action, "by": "bot"}
     if debug:
-        event["debug"] = debug[:DEBUG_CHARS]
+        event["debug"] = debug
     log.append(event)
-    return action
+    return state, True
 
 
-def _unrequested(process: BotProcess, within: float = 0.0) -> bool:
+def _apply(state, action, legal: list | None):
+    """Apply a bot's action. A listed action is applied in its listed form; anything else is
+    tried on a copy of the state, so a game that chokes on it cannot be left half-changed.
+    Returns (state, None) or (state, reason the action was refused)."""
+    chosen = protocol.listed(action, legal)
+    if chosen is not None:
+        state.apply(chosen)  # a failure here is the engine's own: the match cannot go on
+        return state, None
+    candidate = copy.deepcopy(state)
+    try:
+        candidate.apply(action)
+    except IllegalAction as error:
+        return state, error.reason
+    except Exception as error:  # the engine could not even read it: the bot's fault
+        return state, f"the game could not read this action ({type(error).__name__}): {protocol.quote(action)}"
+    return candidate, None
+
+
+def _unrequested(process, within: float = 0.0) -> bool:
     try:
         return process.has_unrequested_output(within)
     except BotFailure:
         return True  # over the output limit or a line too long while flooding
 
 
-def _fail(seat: Seat, status: str, message: str, step: int, log: list) -> None:
+def _fail(seat: Seat, status: str, message: str, step: int, log: list) -> bool:
     """Record the seat's failure; the caller then plays the seat by the fallback policy."""
     seat.fail(status, message)
     log.append({"event": "failure", "seat": seat.index, "step": step, "status": seat.status,
                 "error": seat.error})
-    return None
+    return False
 
 
 def _final_ranks(state, seats: list[Seat]) -> list[int]:
@@ -359,23 +431,30 @@ def _final_ranks(state, seats: list[Seat]) -> list[int]:
     return result
 
 
-def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list) -> None:
+def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: LiveBots, reuse: bool) -> None:
     statuses = [s.status for s in seats]
     end = {"type": "end", "scores": state.scores(), "ranks": ranks, "statuses": statuses,
            "teams": state.teams()}
     log.append({"event": "end", **{k: v for k, v in end.items() if k != "type"}})
     deadline = time.monotonic() + QUIT_GRACE_S
     live = [s for s in seats if not s.failed and s.process is not None]
+    quitting = []
     for seat in live:
+        keep = reuse and seat.wants_many and bots.keep > 0
         try:
-            seat.process.send({**end, "seat": seat.index}, deadline)
-            seat.process.send({"type": "quit"}, deadline)
+            seat.process.send_line(protocol.encode({**end, "seat": seat.index}), deadline)
+            if not keep:
+                seat.process.send_line(b'{"type":"quit"}\n', deadline)
         except BotFailure:
-            pass  # the match is over; a bot that stops listening now changes nothing
-    for seat in live:
+            keep = False  # the match is over; a bot that stops listening now changes nothing
+        if keep:
+            seat.hand_back(bots)
+        else:
+            quitting.append(seat)
+    for seat in quitting:
         seat.process.wait_for_exit(deadline)
         seat.shut_down()
 
 
 __all__ = ["BotError", "Limits", "MatchResult", "MatchSpec", "SeatResult", "STATUSES",
-           "derive_seed", "parse_reply", "play_match", "strip_timing"]
+           "derive_seed", "parse_reply", "play_match", "retire", "strip_timing"]

@@ -1,15 +1,16 @@
-"""One bot process: start it sandboxed, exchange JSON lines under deadlines, stop it for good.
+"""One bot process: start it in its sandbox, exchange JSON lines under deadlines, stop it for good.
 
 The harness never blocks on a bot: stdin, stdout and stderr are non-blocking pipes served by
-one ``selectors`` loop, so a bot that stops reading, floods its output or hangs only ever
-costs its own deadline. Every failure surfaces as a ``BotFailure`` carrying the status the
-match records (timeout, crash, protocol, limit). Knows nothing of games.
+one ``selectors`` loop (with the process's pidfd, so an exit wakes it at once), so a bot that
+stops reading, floods its output or hangs only ever costs its own deadline. Every failure
+surfaces as a ``BotFailure`` carrying the status the match records (timeout, crash, protocol,
+limit). `stop` ends every process of the bot (through its cgroup where there is one), reaps,
+and releases the sandbox; it may be called any number of times. Knows nothing of games.
 """
 
 from __future__ import annotations
 
 import errno
-import json
 import os
 import selectors
 import signal
@@ -18,19 +19,21 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from arena.runner import sandbox
-from arena.runner.bots import BotCommand
+from arena.runner.protocol import printable
+from arena.runner.sandbox import Launch
 
 STDERR_HEAD = 32 * 1024
 STDERR_TAIL = 32 * 1024
-STOP_GRACE_S = 1.0
 ABANDON_CHECK_S = 0.25  # how often a slow reply is checked for a bot that closed its stdout
+CRASH_SETTLE_S = 0.5    # how long a dying bot is given to finish dying, to classify its end
 READ_CHUNK = 1 << 16
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # one line, UTF-8
+STDERR_BURST = 16       # reads of stderr per wake-up, so a flood cannot starve stdout
 
-# What a program prints when an allocation fails under the address-space limit.
+# What a program prints when an allocation fails (without cgroups: under the address-space limit).
 OUT_OF_MEMORY_SIGNS = ("MemoryError", "out of memory", "Cannot allocate memory", "bad_alloc",
-                       "heap out of memory", "Fatal process out of memory", "failed to allocate")
+                       "heap out of memory", "Fatal process out of memory", "failed to allocate",
+                       "OutOfMemoryError")
+MAX_SIGNAL = 64
 
 
 class BotFailure(Exception):
@@ -67,78 +70,145 @@ class StderrCapture:
         return (bytes(self.head).decode("utf-8", "replace") + middle
                 + bytes(self.tail).decode("utf-8", "replace"))
 
+    def last_line(self, limit: int = 300) -> str:
+        """The last non-empty line, printable and cut: the usual explanation of a crash."""
+        data = bytes(self.tail or self.head)[-8192:]
+        lines = [line for line in data.decode("utf-8", "replace").splitlines() if line.strip()]
+        if not lines:
+            return ""
+        line = printable(lines[-1].strip(), keep_newlines=False)
+        return line if len(line) <= limit else line[:limit] + "..."
+
+    def clear(self) -> None:
+        self.head.clear()
+        self.tail.clear()
+        self.dropped = 0
+
+
+def exit_text(status: int, signal_coded: bool) -> str:
+    """Words for an exit status: negative = killed by that signal; with ``signal_coded``, a
+    code above 128 that names a signal is read as one (bubblewrap reports 128 + N)."""
+    if signal_coded and 128 < status <= 128 + MAX_SIGNAL:
+        status = -(status - 128)
+    if status < 0:
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = f"signal {-status}"
+        return f"killed by {name}"
+    return f"exited with code {status}"
+
 
 class BotProcess:
-    """A running bot. Use ``start``, then ``send`` and ``receive`` per message, then ``stop``."""
+    """A running bot. ``start``, then ``send`` and ``receive`` per message, then ``stop``."""
 
-    def __init__(self, bot: BotCommand, seat: int, limits: sandbox.ResourceLimits,
-                 max_line_bytes: int, max_output_bytes: int,
-                 protections: sandbox.Protections | None = None):
-        self.bot = bot
-        self.seat = seat
+    def __init__(self, launch: Launch, max_line_bytes: int, max_output_bytes: int, label: str = "bot"):
+        self.launch = launch
+        self.label = label
         self.max_line_bytes = max_line_bytes
         self.max_output_bytes = max_output_bytes
-        self.token = uuid.uuid4().hex
-        self.memory_limit = limits.memory_bytes
-        self.prepared = sandbox.prepare(bot, seat, self.token, limits, protections)
+        self.token = launch.token
+        self.memory_limit = launch.limits.memory_bytes
         self.stderr = StderrCapture()
         self.output_bytes = 0
         self.lines: list[bytes] = []  # complete lines read but not yet consumed
         self._partial = bytearray()
         self._stdout_open = True
+        self._stderr_open = True
         self.popen: subprocess.Popen | None = None
         self.exit_status: int | None = None
         self.peak_rss_kib = 0
         self.wait_seconds = 0.0  # time spent blocked waiting for the bot (for benchmarks)
+        self._selector: selectors.BaseSelector | None = None
+        self._pidfd: int | None = None
+        self._stopped = False
+        self.started_at = 0.0
 
     # -- life cycle ---------------------------------------------------------------------
 
     def start(self) -> None:
-        prepared = self.prepared
+        launch = self.launch
         try:
             self.popen = subprocess.Popen(
-                prepared.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=prepared.cwd, env=prepared.env, preexec_fn=prepared.preexec,
-                start_new_session=True, close_fds=True)
-        except OSError as error:
-            raise BotFailure("crash", f"could not start {self.bot.argv[0]}: {error.strerror}") from None
+                launch.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=launch.cwd, env=launch.env, preexec_fn=launch.preexec, start_new_session=True,
+                close_fds=True, pass_fds=launch.pass_fds)
+        except (OSError, subprocess.SubprocessError) as error:
+            launch.close()
+            self._stopped = True
+            reason = getattr(error, "strerror", None) or str(error)
+            raise BotFailure("crash", f"could not start {launch.argv[0]}: {reason}") from None
+        launch.started()
+        self.started_at = time.monotonic()
         for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             os.set_blocking(stream.fileno(), False)
         self._stdout_inode = os.fstat(self.popen.stdout.fileno()).st_ino
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.popen.stdout.fileno(), selectors.EVENT_READ, "stdout")
         self._selector.register(self.popen.stderr.fileno(), selectors.EVENT_READ, "stderr")
+        try:
+            self._pidfd = os.pidfd_open(self.popen.pid)
+            self._selector.register(self._pidfd, selectors.EVENT_READ, "exit")
+        except (AttributeError, OSError):
+            self._pidfd = None  # old kernel: exits are noticed by polling
+
+    @property
+    def alive(self) -> bool:
+        return self.popen is not None and not self._stopped and self._reap() is None
 
     def stop(self) -> None:
-        """Ask nicely is the caller's job; this ends the whole process tree, reaps, cleans up."""
-        if self.popen is not None:
-            self._close_stdin()
-            self._signal_group(signal.SIGTERM)
-            self.wait_for_exit(time.monotonic() + STOP_GRACE_S)
-            self._signal_group(signal.SIGKILL)
-            while self._reap() is None:
-                time.sleep(0.005)
-            # Descendants that left the process group (double forks), or a namespace still
-            # being torn down: kill until none is left, so stop() returns with nothing alive.
-            give_up = time.monotonic() + 5.0
-            while kill_by_token(self.token) and time.monotonic() < give_up:
-                time.sleep(0.01)
-            self._final_read()
-            for name in ("stdout", "stderr"):
-                getattr(self.popen, name).close()
-            self._selector.close()
-        self.prepared.remove_directories()
+        """End every process of the bot, reap it, collect its stderr, release the sandbox.
 
-    def _signal_group(self, signum: int) -> None:
+        Safe to call twice, and on a process that never started.
+        """
+        if self._stopped:
+            return
+        self._stopped = True
         try:
-            os.killpg(self.popen.pid, signum)
-        except (ProcessLookupError, PermissionError):
-            pass
+            if self.popen is not None:
+                self._close_stdin()
+                if self._reap() is None or self.launch.group is not None:
+                    self.launch.kill(self.popen.pid)
+                self._reap_blocking()
+                self._final_read()
+        finally:
+            self._close_pipes()
+            self.launch.close()
+
+    def _reap_blocking(self, timeout: float = 5.0) -> None:
+        deadline = time.monotonic() + timeout
+        while self._reap() is None:
+            if time.monotonic() >= deadline:
+                try:
+                    os.kill(self.popen.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+                deadline = time.monotonic() + timeout
+            self._wait_exit_event(0.05)
+
+    def _close_pipes(self) -> None:
+        if self._selector is not None:
+            try:
+                self._selector.close()
+            except (OSError, ValueError):
+                pass
+        if self._pidfd is not None:
+            try:
+                os.close(self._pidfd)
+            except OSError:
+                pass
+            self._pidfd = None
+        if self.popen is not None:
+            for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+                try:
+                    stream.close()
+                except (OSError, ValueError):
+                    pass
 
     def _close_stdin(self) -> None:
         try:
             self.popen.stdin.close()
-        except OSError:
+        except (OSError, ValueError):
             pass
 
     def _reap(self) -> int | None:
@@ -157,10 +227,16 @@ class BotProcess:
         self.peak_rss_kib = usage.ru_maxrss
         return self.exit_status
 
-    # -- messages -----------------------------------------------------------------------
+    def _wait_exit_event(self, timeout: float) -> None:
+        if self._pidfd is not None:
+            try:
+                selectors.select.select([self._pidfd], [], [], timeout)
+                return
+            except (OSError, ValueError):
+                pass
+        time.sleep(min(timeout, 0.005))
 
-    def send(self, message: dict, deadline: float) -> None:
-        self.send_line(_ENCODER.encode(message).encode() + b"\n", deadline)
+    # -- messages -----------------------------------------------------------------------
 
     def send_line(self, data: bytes, deadline: float) -> None:
         """Write one line; the bot must take it before ``deadline`` (monotonic seconds)."""
@@ -185,13 +261,14 @@ class BotProcess:
         while not self.lines:
             if not self._stdout_open:
                 raise self._crash("closed its stdout")
-            if time.monotonic() >= next_check:
+            now = time.monotonic()
+            if now >= next_check:
                 if self._stdout_abandoned():
                     raise self._crash("closed its stdout")
-                next_check = time.monotonic() + ABANDON_CHECK_S
+                next_check = now + ABANDON_CHECK_S
             if not self._wait(min(deadline, next_check)) and time.monotonic() >= deadline:
                 # A reply already sitting in the pipe came in time, even if we look late
-                # (seats start in parallel but are read one after the other).
+                # (seats are read one after the other).
                 self._drain(0)
                 if not self.lines:
                     raise BotFailure("timeout", "no reply in time")
@@ -200,28 +277,31 @@ class BotProcess:
     def _stdout_abandoned(self) -> bool:
         """True when no process of the bot holds its stdout any more.
 
-        Under bubblewrap the sandbox's own processes keep a copy of the pipe, so a bot that
-        closes stdout but keeps running never produces end-of-file; look at who holds it.
+        The sandbox's own outer process keeps a copy of the pipe, so a bot that closes stdout
+        but keeps running never produces end-of-file; look at who holds it. A bot whose
+        processes cannot be seen yet (its sandbox is still starting) has not abandoned it.
         """
-        if self.prepared.protections.mode != "bubblewrap":
+        if self.launch.protections.mode != "bubblewrap":
             return False  # the bot's own processes are the only holders: EOF tells
         target = f"pipe:[{self._stdout_inode}]"
         wrapper = self.popen.pid
-        for pid in pids_with_token(self.token):
+        members = self.launch.group.members() if self.launch.group is not None else pids_with_token(self.token)
+        bot_pids = [pid for pid in members if pid != wrapper and _parent_of(pid) != wrapper]
+        if not bot_pids:
+            return False
+        for pid in bot_pids:
             try:
-                if pid == wrapper or _parent_of(pid) == wrapper:
-                    continue  # bwrap itself and its init inside the namespace
                 if any(os.readlink(f"/proc/{pid}/fd/{fd}") == target for fd in os.listdir(f"/proc/{pid}/fd")):
                     return False
             except OSError:
-                return False  # cannot tell (not allowed to look, or it is changing): assume held
+                return False  # cannot tell (it is changing): assume held
         return True
 
     def wait_for_exit(self, deadline: float) -> bool:
         """Serve output until the process exits or ``deadline`` passes; True if it exited."""
         try:
             while self._reap() is None and time.monotonic() < deadline:
-                self._drain(0.01)
+                self._drain(max(0.0, min(0.05, deadline - time.monotonic())))
         except BotFailure:
             pass  # over a limit while quitting: it is being stopped anyway
         return self.exit_status is not None
@@ -235,33 +315,27 @@ class BotProcess:
         return bool(self.lines)
 
     def _crash(self, what: str) -> BotFailure:
-        # Give the process a moment to finish dying so the exit status can be classified.
-        self.wait_for_exit(time.monotonic() + 0.5)
+        """The failure of a bot that stopped talking: its exit, memory, or signal named."""
+        self.wait_for_exit(time.monotonic() + CRASH_SETTLE_S)
         status = self.exit_status
-        if status is not None and status > 128 and self.prepared.protections.mode == "bubblewrap":
-            status = -(status - 128)  # bwrap reports a child killed by signal N as 128 + N
         if self._out_of_memory():
-            return BotFailure("limit", f"ran out of memory (limit {self._memory_limit_text()}); {what}")
+            return BotFailure("limit", f"ran out of memory (limit {self.memory_limit >> 20} MiB); {what}")
         if status is None:
             return BotFailure("crash", what)
-        if status < 0:
-            try:
-                name = signal.Signals(-status).name
-            except ValueError:
-                name = f"signal {-status}"
-            if -status == signal.SIGXCPU:
-                return BotFailure("timeout", "used up its CPU time limit")
-            return BotFailure("crash", f"{what}: killed by {name}")
-        return BotFailure("crash", f"{what}: exited with code {status}")
+        signal_coded = self.launch.protections.mode == "bubblewrap"
+        if status == -signal.SIGXCPU or (signal_coded and status == 128 + signal.SIGXCPU):
+            return BotFailure("timeout", "used up its CPU time limit")
+        explanation = self.stderr.last_line()
+        return BotFailure("crash", f"{what}: {exit_text(status, signal_coded)}"
+                          + (f" (stderr: {explanation})" if explanation else ""))
 
     def _out_of_memory(self) -> bool:
+        if self.launch.group is not None:
+            return self.launch.out_of_memory()
         if self.peak_rss_kib * 1024 >= 0.9 * self.memory_limit:
             return True
         tail = bytes(self.stderr.tail or self.stderr.head)[-4096:].decode("utf-8", "replace")
         return any(sign in tail for sign in OUT_OF_MEMORY_SIGNS)
-
-    def _memory_limit_text(self) -> str:
-        return f"{self.memory_limit >> 20} MiB"
 
     # -- the I/O loop -------------------------------------------------------------------
 
@@ -279,25 +353,35 @@ class BotProcess:
             self.wait_seconds += time.perf_counter() - began
             if write_fd is not None:
                 self._selector.unregister(write_fd)
+        self._serve(events)
+        return True
+
+    def _drain(self, timeout: float) -> None:
+        self._serve(self._selector.select(timeout))
+
+    def _serve(self, events) -> None:
         for key, _ in events:
             if key.data == "stdout":
                 self._read_stdout()
             elif key.data == "stderr":
                 self._read_stderr()
-        return True
+            elif key.data == "exit":
+                self._selector.unregister(key.fd)  # reaped where it matters; never wake again
+                self._reap()
+                self._drain_after_exit()
 
-    def _drain(self, timeout: float) -> None:
-        for key, _ in self._selector.select(timeout):
-            if key.data == "stdout":
-                self._read_stdout()
-            elif key.data == "stderr":
-                self._read_stderr()
+    def _drain_after_exit(self) -> None:
+        """The process is gone: take what is left in its pipes (its sandbox may keep them open)."""
+        if self._stdout_open:
+            self._read_stdout()
+        if self._stderr_open:
+            self._read_stderr()
 
     def _final_read(self) -> None:
         """Collect what the dead process left in its pipes (stderr matters for the log)."""
         try:
             self._drain(0)
-        except BotFailure:
+        except (BotFailure, OSError, ValueError):
             pass
 
     def _read_stdout(self) -> None:
@@ -313,12 +397,18 @@ class BotProcess:
                 chunk = b""
             if not chunk:
                 self._stdout_open = False
-                self._selector.unregister(fd)
+                self._unregister(fd)
                 return
             self.output_bytes += len(chunk)
             if self.output_bytes > self.max_output_bytes:
                 raise BotFailure("limit", f"wrote more than {self.max_output_bytes} bytes to stdout")
             self._split_lines(chunk)
+
+    def _unregister(self, fd: int) -> None:
+        try:
+            self._selector.unregister(fd)
+        except (KeyError, ValueError):
+            pass
 
     def _split_lines(self, chunk: bytes) -> None:
         start = 0
@@ -340,8 +430,7 @@ class BotProcess:
 
     def _read_stderr(self) -> None:
         fd = self.popen.stderr.fileno()
-        # Bounded per call, so a stderr flood cannot starve the stdout we are waiting for.
-        for _ in range(16):
+        for _ in range(STDERR_BURST):
             try:
                 chunk = os.read(fd, READ_CHUNK)
             except BlockingIOError:
@@ -349,14 +438,26 @@ class BotProcess:
             except OSError:
                 chunk = b""
             if not chunk:
-                self._selector.unregister(fd)
+                self._stderr_open = False
+                self._unregister(fd)
                 return
             self.stderr.add(chunk)
 
+    # -- between matches (reuse) --------------------------------------------------------
+
+    def reset_for_next_match(self) -> None:
+        """A reused process starts its next match with fresh counters and stderr."""
+        self.stderr.clear()
+        self.output_bytes = 0
+
 
 def _parent_of(pid: int) -> int:
-    with open(f"/proc/{pid}/stat", "rb") as handle:
-        return int(handle.read().rsplit(b")", 1)[1].split()[1])
+    """The parent pid (0 when the process is gone): bwrap's own init has bwrap as parent."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return int(handle.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def pids_with_token(token: str) -> list[int]:
@@ -386,3 +487,7 @@ def kill_by_token(token: str) -> int:
         except OSError:
             continue
     return killed
+
+
+def new_token() -> str:
+    return uuid.uuid4().hex

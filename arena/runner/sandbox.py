@@ -1,67 +1,85 @@
-"""The sandbox a bot process runs in: which protections this machine offers, and how to apply them.
+"""The sandbox a bot runs in: which mode this machine offers, and everything needed to start one
+bot process inside it.
 
-Three modes, strongest first:
+Two modes:
 
-* ``bubblewrap`` — ``bwrap`` is installed and works: read-only system directories, the bot's
-  own files read-only, a fresh scratch directory as the only writable place (plus a private
-  ``/tmp``), no network, its own PID namespace (so every descendant dies with it), dies with
-  the harness, a new session.
-* ``unshare`` — no bubblewrap, but we are root: ``unshare`` gives a private network and PID
-  namespace.
-* ``limits-only`` — neither: resource limits, a scratch directory and a minimal environment.
+* ``bubblewrap`` (the default; required for untrusted bots) — the bot sees the system
+  directories, its interpreter and arena's pure game rules read-only, its own files read-only
+  at ``/bot``, and nothing else of the host: nothing named on its command line or in its
+  ``bot.toml``, no results, no other bots, no project checkout. Writable: a size-capped
+  private home (its working directory) and ``/tmp``. Own PID namespace (``/proc`` shows only
+  its processes, it is pid 1), no network, own IPC and UTS namespaces; it dies with the harness.
+* ``none`` — asked for explicitly (``--sandbox none``), for trusted bots only: no isolation;
+  resource limits, a scratch directory and a minimal environment.
 
-In every mode the bot gets resource limits (memory, CPU seconds, processes, file size, open
-files, no core files) and, when the harness runs as root, an unprivileged user id of its own.
+Resources are per bot, all its processes together, through a cgroup where the machine allows
+it (`arena.runner.cgroups`): resident memory, processes, CPU (an equal share, capped); else
+through rlimits per process. When the harness runs as root each bot process runs as an
+unprivileged user of its own (`arena.runner.uids`). Where bubblewrap cannot run, untrusted
+bots are refused with one line naming the fix (`SandboxUnavailable`).
+
 Knows nothing of games or of the protocol.
 """
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from arena.runner import cgroups, files, uids
 from arena.runner.bots import BotCommand
 
-# Unprivileged user ids for bots when the harness runs as root: one per (harness process,
-# seat) so one bot's process limit never starves another bot running in parallel.
-BOT_UID_BASE = 200_000
-BOT_UID_SLOTS = 50_000
-BOT_GID = 65534  # nogroup
-
+MODES = ("bubblewrap", "none")
 # Read-only system paths a bot may need: interpreters, shared libraries, certificates.
-SYSTEM_PATHS = ("/usr", "/etc", "/opt", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
+SYSTEM_PATHS = ("/usr", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
+BOT_ROOT = "/bot"            # where a bot's own files are inside the sandbox
+BOT_HOME = "/home/bot"       # its working directory and HOME inside the sandbox
+ENGINE_ROOT = "/opt/arena"   # arena's pure game rules, importable as `arena.games`
+INSTALL_HINT = "install bubblewrap (apt-get install bubblewrap)"
+_PR_SET_PDEATHSIG = 1
+
+
+class SandboxUnavailable(RuntimeError):
+    """This machine cannot sandbox bots in the mode asked for; the message names the fix."""
+
+
+class BotChanged(RuntimeError):
+    """A bot's files no longer have the content hash they were stored with."""
 
 
 @dataclass(frozen=True)
 class ResourceLimits:
-    """Per-bot-process kernel limits (``setrlimit``)."""
+    """Per-bot limits: all its processes together where cgroups allow, else per process."""
 
-    memory_bytes: int = 1 << 30  # address space
-    cpu_seconds: int = 300
-    processes: int = 64  # only enforceable with a uid of the bot's own
-    file_bytes: int = 16 << 20
+    memory_bytes: int = 1 << 30
+    cpu_seconds: int = 300      # CPU time per process (rlimit; SIGXCPU at the limit)
+    processes: int = 64
+    file_bytes: int = 16 << 20  # largest file it may write
     open_files: int = 256
+    disk_bytes: int = 64 << 20  # its home and its /tmp, each (bubblewrap)
+    cpus: float = 1.0           # CPU time per wall second, all processes together (cgroups)
 
 
 @dataclass(frozen=True)
 class Protections:
-    """What the sandbox can do on this machine; stored with every match."""
+    """What the sandbox does on this machine; stored with every match."""
 
-    mode: str  # bubblewrap | unshare | limits-only
+    mode: str                   # bubblewrap | none
+    filesystem: str             # own-files-only | none
     network_isolated: bool
-    filesystem: str  # read-only | user-permissions | none
     pid_namespace: bool
     separate_user: bool
-    resource_limits: bool = True
-    scratch_directory: bool = True
-    minimal_environment: bool = True
+    resources: str              # cgroup v1 | cgroup v2 | rlimits
+    memory: str                 # resident (cgroup) | address space (rlimit)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -71,200 +89,383 @@ def _is_root() -> bool:
     return os.geteuid() == 0
 
 
-@functools.lru_cache(maxsize=1)
-def _bubblewrap_works() -> bool:
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        return False
-    probe = BotCommand("/", ("true",), "executable", "/")
-    scratch = Path(tempfile.mkdtemp(prefix="arena-probe-"))
-    uid = bot_uid(0) if _is_root() else None
-    argv = _bubblewrap_argv(probe, scratch, uid)
+# ---- which mode ------------------------------------------------------------------------------
+
+def requested_mode() -> str:
+    """The mode asked for with ``--sandbox`` / ``ARENA_SANDBOX`` (default: bubblewrap)."""
+    mode = os.environ.get("ARENA_SANDBOX", "bubblewrap") or "bubblewrap"
+    if mode == "auto":
+        mode = "bubblewrap"
+    if mode not in MODES:
+        raise SandboxUnavailable(f"unknown sandbox mode {mode!r} (known: {', '.join(MODES)})")
+    return mode
+
+
+@functools.lru_cache(maxsize=None)
+def _bubblewrap_problem() -> str | None:
+    """None when bubblewrap runs here; else why not, in a few words."""
+    if shutil.which("bwrap") is None:
+        return "bubblewrap is not installed"
+    probe = Sandbox(Protections("bubblewrap", "own-files-only", True, True, _is_root(),
+                                "rlimits", "address space"), ResourceLimits())
+    argv = probe.wrap(BotCommand("/bin/true", ("/bin/true",), "executable", "/bin"), None, uid=_probe_uid())
     try:
-        return subprocess.run(argv, capture_output=True, timeout=10).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        done = subprocess.run(argv, capture_output=True, timeout=20)
+    except (OSError, subprocess.SubprocessError) as error:
+        return f"bubblewrap does not start ({error})"
+    if done.returncode != 0:
+        reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return "bubblewrap does not work here (" + (reason[-1] if reason else f"exit {done.returncode}") + ")"
+    return None
 
 
-def _drop_privileges(uid: int = BOT_UID_BASE) -> None:
-    os.setgroups([])
-    os.setgid(BOT_GID)
-    os.setuid(uid)
+def _probe_uid() -> int | None:
+    return uids.BOT_UID_BASE if _is_root() else None
 
 
-@functools.lru_cache(maxsize=1)
-def detect_protections() -> Protections:
-    """Probe this machine once per process and report the strongest available mode."""
-    root = _is_root()
-    if _bubblewrap_works():
-        return Protections("bubblewrap", True, "read-only", True, root)
-    if root and shutil.which("unshare"):
-        return Protections("unshare", True, "user-permissions", True, True)
-    return Protections("limits-only", False, "user-permissions" if root else "none", False, root)
+def detect(mode: str | None = None) -> Protections:
+    """The protections of ``mode`` (default: the requested one) on this machine.
 
-
-def bot_uid(seat: int) -> int:
-    """A user id of the bot's own, stable for this harness process and seat."""
-    return BOT_UID_BASE + ((os.getpid() * 8 + seat) % BOT_UID_SLOTS)
-
-
-def _readable_paths(bot: BotCommand) -> list[Path]:
-    paths = [Path(p) for p in SYSTEM_PATHS if os.path.exists(p)]
-    for prefix in {sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))}:
-        paths.append(Path(prefix))
-    paths.append(Path(bot.root))
-    for word in bot.argv:
-        if os.path.isabs(word) and os.path.exists(word):
-            paths.append(Path(os.path.realpath(word)).parent)
-    return paths
-
-
-def _bubblewrap_argv(bot: BotCommand, scratch: Path, uid: int | None) -> list[str]:
-    """The bwrap command line.
-
-    As root, bwrap runs privileged (no user namespace) so it can bind paths such as a Python
-    installed under ``/root``, and ``setpriv`` then switches to the bot's own unprivileged
-    user, which drops every capability. Otherwise bwrap makes a user namespace itself.
+    Raises `SandboxUnavailable` when bubblewrap is asked for and cannot run.
     """
-    argv = ["bwrap", "--die-with-parent", "--new-session"]
-    if uid is None:
-        argv += ["--unshare-all"]
-    else:
-        argv += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-                 "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
-    argv += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--dir", "/var/tmp"]
-    bound: list[Path] = []
-    made: set[Path] = set()
-    for path in sorted(set(_readable_paths(bot)), key=lambda p: len(p.parts)):
-        if any(path == b or b in path.parents for b in bound):
-            continue
-        if path.is_symlink() and str(path) in SYSTEM_PATHS:
-            argv += ["--symlink", os.readlink(path), str(path)]
+    mode = mode or requested_mode()
+    hierarchy = cgroups.available()
+    resources = f"cgroup v{hierarchy.version}" if hierarchy else "rlimits"
+    memory = "resident (cgroup)" if hierarchy else "address space (rlimit)"
+    if mode == "none":
+        return Protections("none", "none", False, False, False, resources, memory)
+    problem = _bubblewrap_problem()
+    if problem:
+        raise SandboxUnavailable(f"cannot sandbox bots: {problem}; {INSTALL_HINT}, "
+                                 "or pass --sandbox none to run trusted bots without a sandbox")
+    return Protections("bubblewrap", "own-files-only", True, True, _is_root(), resources, memory)
+
+
+# ---- staged copies ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StagedBot:
+    """A clean, read-only copy of a bot that the sandbox binds at ``/bot``."""
+
+    command: BotCommand   # relocated into the copy
+    content_hash: str
+
+
+class StageCache:
+    """Per-process copies of bots, made once per version (content) and reused for each match.
+
+    Before each use the original's files are looked at again (names, sizes, inodes, change
+    times); when anything changed its hash is computed again, so a changed stored copy is
+    caught (`BotChanged`) before it plays.
+    """
+
+    def __init__(self, folder: str | os.PathLike | None = None):
+        self._folder = Path(folder) if folder else None
+        self._by_path: dict[str, tuple[tuple, StagedBot]] = {}
+
+    @property
+    def folder(self) -> Path:
+        if self._folder is None:
+            self._folder = Path(tempfile.mkdtemp(prefix=f"arena-stage-{os.getpid()}-"))
+            os.chmod(self._folder, 0o755)
+        elif not self._folder.exists():
+            self._folder.mkdir(mode=0o755, parents=True)
+        return self._folder
+
+    def stage(self, bot: BotCommand, expected_hash: str | None = None) -> StagedBot:
+        root, entries = files.scan(bot.path)
+        fingerprint = tuple((e.relative, e.kind, e.size, e.target, _stat_key(root, e)) for e in entries)
+        cached = self._by_path.get(bot.path)
+        if cached is not None and cached[0] == fingerprint:
+            staged = cached[1]
+        else:
+            staged = self._copy(bot)
+            self._by_path[bot.path] = (fingerprint, staged)
+        if expected_hash is not None and staged.content_hash != expected_hash:
+            raise BotChanged(f"the stored copy of {bot.path} has changed: sha256 {staged.content_hash[:12]},"
+                             f" recorded {expected_hash[:12]}")
+        return staged
+
+    def _copy(self, bot: BotCommand) -> StagedBot:
+        scratch = Path(tempfile.mkdtemp(prefix="copy-", dir=self.folder))
+        target = scratch / "bot"
+        digest = files.copy_bot(bot.path, target)
+        final = self.folder / digest
+        if final.exists():
+            files.remove_tree(scratch)
+        else:
+            os.rename(target, final)
+            os.rmdir(scratch)
+        return StagedBot(relocate(bot, str(final)), digest)
+
+    def close(self) -> None:
+        if self._folder is not None:
+            files.remove_tree(self._folder)
+            self._folder = None
+        self._by_path.clear()
+
+
+def _stat_key(root: Path, entry: files.Entry) -> tuple:
+    info = os.lstat(root if root.is_file() else root / entry.relative)
+    return info.st_ino, info.st_mtime_ns, info.st_ctime_ns
+
+
+def relocate(bot: BotCommand, new_root: str) -> BotCommand:
+    """The same bot with its own files under ``new_root`` (words of its command follow)."""
+    old = bot.root.rstrip("/")
+
+    def move(word: str) -> str:
+        if word == old:
+            return new_root
+        if word.startswith(old + "/"):
+            return new_root + word[len(old):]
+        return word
+
+    is_file = os.path.isfile(bot.path) and not os.path.isdir(bot.path)
+    path = os.path.join(new_root, os.path.basename(bot.path)) if is_file else new_root
+    return BotCommand(path, tuple(move(word) for word in bot.argv), bot.language, new_root, bot.matches)
+
+
+# ---- one sandbox per bot version and worker -----------------------------------------------------
+
+def _interpreter_prefixes() -> list[Path]:
+    """Install folders of the interpreters arena runs bots with (Python, Node.js)."""
+    prefixes = {Path(sys.prefix), Path(sys.base_prefix), Path(os.path.realpath(sys.executable)).parent.parent}
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node:
+        prefixes.add(Path(os.path.realpath(node)).parent.parent)
+    return sorted(prefixes)
+
+
+def _engine_sources() -> tuple[Path, Path]:
+    """arena's package ``__init__`` and its pure-rules ``games`` package, for bots to import."""
+    package = Path(__file__).resolve().parents[1]
+    return package / "__init__.py", package / "games"
+
+
+class Sandbox:
+    """Builds the command line that starts a bot in the sandbox, and the per-process extras.
+
+    Made once per set of limits and reused for every bot process (the bubblewrap argument list
+    is computed once per staged bot).
+    """
+
+    def __init__(self, protections: Protections, limits: ResourceLimits):
+        self.protections = protections
+        self.limits = limits
+        self._common: list[str] | None = None
+
+    # -- the command line ---------------------------------------------------------------------
+
+    def wrap(self, staged: BotCommand, scratch: Path | None, uid: int | None,
+             extra_options: tuple[str, ...] = (), command: tuple[str, ...] | None = None) -> list[str]:
+        """The full argv for one process of ``staged`` (``scratch``: its home in mode none).
+
+        Under bubblewrap these are bwrap's arguments; `Launch` hands them to bwrap through a
+        file descriptor (``--args``), so that the sandbox's init process, which a bot can see
+        as its pid 1, shows no host paths on its command line."""
+        if self.protections.mode == "none":
+            return list(command or staged.argv)
+        inside = relocate(staged, BOT_ROOT)
+        argv = self._bubblewrap_common(uid is not None) + ["--ro-bind", staged.root, BOT_ROOT,
+                                                           *extra_options, "--"]
+        if uid is not None:
+            argv += ["setpriv", f"--reuid={uid}", f"--regid={uids.BOT_GID}", "--clear-groups",
+                     "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+        return argv + list(command or inside.argv)
+
+    def _bubblewrap_common(self, privileged: bool) -> list[str]:
+        if self._common is not None:
+            return self._common
+        size = str(self.limits.disk_bytes)
+        argv = ["bwrap", "--die-with-parent", "--new-session"]
+        if privileged:
+            # As root, bwrap runs without a user namespace so it can bind what root can read;
+            # `setpriv` then becomes the bot's own unprivileged user and drops every capability.
+            argv += ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+                     "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--cap-add", "CAP_SETPCAP"]
+        else:
+            argv += ["--unshare-all"]
+        made: set[str] = set()
+
+        def parents(path: str) -> list[str]:
+            # bwrap makes missing parents of a bind 0700, which the bot's user could not walk.
+            words = []
+            for parent in reversed(Path(path).parents):
+                if str(parent) != "/" and str(parent) not in made:
+                    made.add(str(parent))
+                    words += ["--perms", "0755", "--dir", str(parent)]
+            return words
+
+        argv += ["--dev", "/dev", "--proc", "/proc",
+                 "--perms", "01777", "--size", size, "--tmpfs", "/tmp",
+                 "--perms", "01777", "--size", size, "--tmpfs", "/dev/shm",
+                 *parents(BOT_HOME), "--perms", "0777", "--size", size, "--tmpfs", BOT_HOME,
+                 *parents("/var/tmp"), "--symlink", "/tmp", "/var/tmp"]
+        bound: list[Path] = []
+        for path in [Path(p) for p in SYSTEM_PATHS] + _interpreter_prefixes():
+            if not path.exists() or any(path == b or b in path.parents for b in bound):
+                continue
+            if path.is_symlink() and str(path) in SYSTEM_PATHS:
+                argv += ["--symlink", os.readlink(path), str(path)]
+            else:
+                argv += [*parents(str(path)), "--ro-bind", str(path), str(path)]
             bound.append(path)
-            continue
-        # Only bound paths exist in the sandbox; their parents are created walkable (bwrap
-        # would make them 0700), so e.g. /root shows nothing but the Python inside it.
-        for parent in reversed(path.parents):
-            if parent != Path("/") and parent not in made:
-                argv += ["--perms", "0755", "--dir", str(parent)]
-                made.add(parent)
-        argv += ["--ro-bind", str(path), str(path)]
-        bound.append(path)
-    for parent in reversed(scratch.parents):
-        if parent not in (Path("/"), Path("/tmp")) and parent not in made:
-            argv += ["--perms", "0755", "--dir", str(parent)]
-            made.add(parent)
-    argv += ["--bind", str(scratch), str(scratch), "--chdir", str(scratch), "--setenv", "HOME", str(scratch), "--"]
-    if uid is not None:
-        argv += ["setpriv", f"--reuid={uid}", f"--regid={BOT_GID}", "--clear-groups", "--"]
-    return argv + list(bot.argv)
+        init_file, games = _engine_sources()
+        if games.is_dir():
+            argv += [*parents(f"{ENGINE_ROOT}/arena/games"),
+                     "--ro-bind", str(init_file), f"{ENGINE_ROOT}/arena/__init__.py",
+                     "--ro-bind", str(games), f"{ENGINE_ROOT}/arena/games"]
+        argv += ["--chdir", BOT_HOME]
+        self._common = argv
+        return argv
+
+    # -- the environment ---------------------------------------------------------------------
+
+    def environment(self, home: str, token: str) -> dict[str, str]:
+        return {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": home,
+            "TMPDIR": "/tmp" if self.protections.mode == "bubblewrap" else os.path.join(home, "tmp"),
+            "LANG": "C.UTF-8",
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONHASHSEED": "0",  # a deterministic bot stays deterministic across runs
+            "ARENA_BOT_TOKEN": token,  # how the harness finds a bot's processes without cgroups
+        } | ({"PYTHONPATH": ENGINE_ROOT} if self.protections.mode == "bubblewrap" else {})
+
+    # -- one process ---------------------------------------------------------------------------
+
+    def launch(self, staged: StagedBot, token: str, work_folder: Path | None = None,
+               owner_pid: int | None = None, extra_options: tuple[str, ...] = (),
+               command: tuple[str, ...] | None = None) -> "Launch":
+        """Everything needed to start one process of ``staged``: argv, environment, its group.
+
+        ``extra_options`` are more bubblewrap options (mounts); ``command`` replaces the bot's
+        own command (the build step uses both)."""
+        return Launch(self, staged, token, work_folder, owner_pid, extra_options, command)
 
 
-def _unshare_argv(bot: BotCommand, uid: int) -> list[str]:
-    return ["unshare", "--net", "--pid", "--fork", "--kill-child", "--mount", "--mount-proc",
-            "--setgid", str(BOT_GID), "--setuid", str(uid), "--"] + list(bot.argv)
+class Launch:
+    """One bot process's sandbox: its command line, environment, group, user and scratch.
+
+    ``preexec`` runs in the child before exec (joins the group, sets rlimits, dies with the
+    harness). `kill` ends every process of the bot; `close` releases the rest.
+    """
+
+    def __init__(self, sandbox: Sandbox, staged: StagedBot, token: str, work_folder: Path | None,
+                 owner_pid: int | None, extra_options: tuple[str, ...] = (), command: tuple[str, ...] | None = None):
+        self.sandbox = sandbox
+        self.protections = sandbox.protections
+        self.limits = sandbox.limits
+        self.token = token
+        self.group: cgroups.BotGroup | None = None
+        self.uid: uids.BotUid | None = None
+        self.args_fd: int | None = None
+        self.scratch: Path | None = None
+        try:
+            hierarchy = cgroups.available()
+            if hierarchy is not None:
+                self.group = cgroups.BotGroup(hierarchy, cgroups.GroupLimits(
+                    self.limits.memory_bytes, self.limits.processes, self.limits.cpus), owner_pid)
+                self.group.create()
+            if self.protections.separate_user:
+                self.uid = uids.BotUid()
+            if self.protections.mode == "none":
+                self.scratch = Path(tempfile.mkdtemp(prefix="arena-scratch-", dir=work_folder))
+                (self.scratch / "tmp").mkdir()
+                home = str(self.scratch)
+            else:
+                home = BOT_HOME
+            argv = sandbox.wrap(staged.command, self.scratch, self.uid.uid if self.uid else None,
+                                extra_options, command)
+            if self.protections.mode == "bubblewrap":
+                self.args_fd = os.memfd_create("bwrap-args", 0)  # not close-on-exec: bwrap reads it
+                split = argv.index("--")
+                os.write(self.args_fd, b"".join(word.encode() + b"\0" for word in argv[1:split]))
+                os.lseek(self.args_fd, 0, os.SEEK_SET)
+                argv = [argv[0], "--args", str(self.args_fd)] + argv[split:]
+            self.argv = argv
+            self.env = sandbox.environment(home, token)
+            self.cwd = str(self.scratch) if self.scratch else "/"
+        except BaseException:
+            self.close()
+            raise
+        self._procs_files = self.group.procs_files() if self.group else []
+
+    def preexec(self) -> None:
+        """In the child, before exec: join the bot's group, limits, die with the harness."""
+        if self._procs_files:
+            cgroups.join(self._procs_files)
+        _apply_limits(self.limits, cgroup=self.group is not None, own_user=self.uid is not None)
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+
+    def kill(self, pid: int | None) -> None:
+        """SIGKILL every process of the bot: its whole group, else its process group and every
+        process carrying its token."""
+        if self.group is not None:
+            self.group.kill()
+            return
+        if pid is not None:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        from arena.runner.process import kill_by_token
+
+        for _ in range(100):
+            if not kill_by_token(self.token):
+                break
+
+    def out_of_memory(self) -> bool:
+        return self.group is not None and self.group.out_of_memory_kills() > 0
+
+    def memory_peak(self) -> int:
+        return self.group.memory_peak() if self.group is not None else 0
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        return (self.args_fd,) if self.args_fd is not None else ()
+
+    def started(self) -> None:
+        """The process is running: the arguments were handed over."""
+        if self.args_fd is not None:
+            os.close(self.args_fd)
+            self.args_fd = None
+
+    def close(self) -> None:
+        """Remove the group, free the user id, remove the scratch directory (idempotent)."""
+        self.started()
+        if self.group is not None:
+            self.group.kill()
+            self.group.remove()
+            self.group = None
+        if self.uid is not None:
+            self.uid.release()
+            self.uid = None
+        if self.scratch is not None:
+            try:
+                files.remove_tree(self.scratch)
+            except OSError:
+                pass
+            self.scratch = None
 
 
-@dataclass
-class PreparedBot:
-    """Everything ``subprocess.Popen`` needs to start a sandboxed bot."""
-
-    argv: list[str]
-    env: dict[str, str]
-    cwd: str
-    scratch: Path
-    preexec: object  # a callable run in the child before exec
-    protections: Protections
-    staging: Path | None = None  # a readable copy of the bot, when its own files were not
-
-    def remove_directories(self) -> None:
-        """Remove the scratch directory (and the staged copy of the bot, if any)."""
-        for path in (self.scratch, self.staging):
-            if path is not None:
-                shutil.rmtree(path, ignore_errors=True)
-
-
-def prepare(bot: BotCommand, seat: int, token: str, limits: ResourceLimits,
-            protections: Protections | None = None) -> PreparedBot:
-    """Create the scratch directory and the command line for one bot process."""
-    protections = protections or detect_protections()
-    scratch = Path(tempfile.mkdtemp(prefix=f"arena-seat{seat}-"))
-    uid = bot_uid(seat) if protections.separate_user else None
-    staging = None
-    if uid is not None:
-        os.chown(scratch, uid, BOT_GID)
-        if not _reachable_by_others(bot, walk_parents=protections.mode != "bubblewrap"):
-            bot, staging = _stage(bot)
-    env = {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": str(scratch),
-        "TMPDIR": "/tmp",
-        "LANG": "C.UTF-8",
-        "PYTHONUNBUFFERED": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "PYTHONHASHSEED": "0",  # a deterministic bot stays deterministic across runs
-        "ARENA_BOT_TOKEN": token,  # lets the harness find every process of this bot
-    }
-    if protections.mode == "bubblewrap":
-        argv = _bubblewrap_argv(bot, scratch, uid)
-    elif protections.mode == "unshare":
-        argv = _unshare_argv(bot, uid)
-    else:
-        argv = list(bot.argv)
-
-    def preexec() -> None:
-        _apply_limits(limits, own_user=uid is not None)
-        if uid is not None and protections.mode == "limits-only":
-            _drop_privileges(uid)
-
-    return PreparedBot(argv, env, str(scratch), scratch, preexec, protections, staging)
-
-
-def _reachable_by_others(bot: BotCommand, walk_parents: bool) -> bool:
-    """Whether a user of its own can read every file of the bot (and walk to it)."""
-    root = Path(bot.root)
-    files = [Path(word) for word in bot.argv[1:] if word.startswith(bot.root)] or [Path(bot.path)]
-    if Path(bot.path).is_dir():
-        files = [Path(folder) / name for folder, _, names in os.walk(bot.path) for name in names]
-    folders = {f.parent for f in files} | ({root} if root.is_dir() else set())
-    if walk_parents:
-        folders |= {p for f in files for p in f.parents}
-    return (all(os.stat(f).st_mode & 0o004 for f in files)
-            and all(os.stat(d).st_mode & 0o005 == 0o005 for d in folders if d != Path("/")))
-
-
-def _stage(bot: BotCommand) -> tuple[BotCommand, Path]:
-    """Copy a bot its user could not read into a world-readable folder; returns the new command."""
-    staging = Path(tempfile.mkdtemp(prefix="arena-bot-"))
-    source = Path(bot.path)
-    target = staging / source.name
-    if source.is_dir():
-        shutil.copytree(source, target, symlinks=True)
-        old_root, new_root = str(source), str(target)
-    else:
-        shutil.copy2(source, target)
-        old_root, new_root = str(source), str(target)
-    for folder, dirs, names in os.walk(staging):
-        os.chmod(folder, 0o755)
-        for name in names:
-            path = os.path.join(folder, name)
-            if not os.path.islink(path):
-                os.chmod(path, 0o755 if os.stat(path).st_mode & 0o100 else 0o644)
-    argv = tuple(word.replace(old_root, new_root, 1) if word.startswith(old_root) else word for word in bot.argv)
-    root = new_root if source.is_dir() else str(staging)
-    return BotCommand(new_root, argv, bot.language, root), staging
-
-
-def _apply_limits(limits: ResourceLimits, own_user: bool) -> None:
+def _apply_limits(limits: ResourceLimits, cgroup: bool, own_user: bool) -> None:
     def cap(kind: int, value: int) -> None:
         soft, hard = resource.getrlimit(kind)
-        if hard != resource.RLIM_INFINITY:
+        if hard != resource.RLIM_INFINITY and value != resource.RLIM_INFINITY:
             value = min(value, hard)
+        elif hard != resource.RLIM_INFINITY:
+            value = hard
         resource.setrlimit(kind, (value, value))
 
-    cap(resource.RLIMIT_AS, limits.memory_bytes)
+    # With a cgroup the memory limit is on resident memory, all processes together; runtimes
+    # that reserve much address space (the JVM, Go, V8) then start under the default limit.
+    cap(resource.RLIMIT_AS, resource.RLIM_INFINITY if cgroup else limits.memory_bytes)
     # CPU: SIGXCPU at the soft limit (recognisable as the CPU limit), SIGKILL a second later.
     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
     hard = limits.cpu_seconds + 1 if hard == resource.RLIM_INFINITY else min(hard, limits.cpu_seconds + 1)
@@ -272,7 +473,11 @@ def _apply_limits(limits: ResourceLimits, own_user: bool) -> None:
     cap(resource.RLIMIT_FSIZE, limits.file_bytes)
     cap(resource.RLIMIT_NOFILE, limits.open_files)
     cap(resource.RLIMIT_CORE, 0)
-    if own_user:
-        # RLIMIT_NPROC counts every process of the real user id, so it only bounds this
-        # bot when the bot has a user id of its own.
+    if own_user and not cgroup:
+        # RLIMIT_NPROC counts every process of the real user id, so it bounds this bot only
+        # when the bot has a user id of its own; a cgroup's pids.max does it better.
         cap(resource.RLIMIT_NPROC, limits.processes)
+
+
+__all__ = ["BOT_HOME", "BOT_ROOT", "BotChanged", "Launch", "MODES", "Protections", "ResourceLimits", "Sandbox",
+           "SandboxUnavailable", "StageCache", "StagedBot", "detect", "relocate", "requested_mode"]

@@ -1,0 +1,328 @@
+"""Control groups for bots: memory, processes and CPU for all of a bot's processes together.
+
+Each bot process tree gets a group of its own (v1: one per controller, as on machines with
+separate ``memory``, ``pids``, ``cpu``, ``cpuacct`` and ``freezer`` mounts; v2: one group in
+the unified tree), created below the harness's own group, named ``arena-<harness pid>-<n>``
+so that groups of harness processes running at the same time never collide. The group is
+also how a bot is killed: freeze it, SIGKILL every member, thaw — no process escapes by
+changing its session, process group, pid or environment.
+
+Needs write access to the cgroup file system (root, or a delegated v2 subtree);
+`available()` says whether this machine has it, and the sandbox falls back to rlimits
+when it does not. Knows nothing of bots or games.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import signal
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct", "freezer")
+V1_REQUIRED = ("memory", "pids", "cpu")
+V2_REQUIRED = ("memory", "pids", "cpu")
+CPU_PERIOD_US = 100_000
+PREFIX = "arena-"
+_counter = itertools.count()
+
+
+class CgroupError(OSError):
+    """The cgroup file system refused an operation."""
+
+
+@dataclass(frozen=True)
+class Hierarchy:
+    """Where this process may create bot groups: cgroup v1 (a folder per controller) or v2."""
+
+    version: int
+    bases: dict  # controller -> folder under which groups are made (v2: one entry "unified")
+
+    def describe(self) -> str:
+        if self.version == 2:
+            return f"cgroup v2 ({self.bases['unified']})"
+        return "cgroup v1 (" + ", ".join(sorted(self.bases)) + ")"
+
+
+def _own_paths() -> dict[str, str]:
+    """controller (v1) or "" (v2) -> this process's group path, from /proc/self/cgroup."""
+    paths = {}
+    with open("/proc/self/cgroup") as handle:
+        for line in handle:
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            for controller in controllers.split(",") if controllers else [""]:
+                paths[controller] = path
+    return paths
+
+
+def _mounts() -> dict[str, Path]:
+    """controller -> mount point of its v1 hierarchy, plus "" -> the v2 mount, if any."""
+    found: dict[str, Path] = {}
+    with open("/proc/self/mountinfo") as handle:
+        for line in handle:
+            left, _, right = line.partition(" - ")
+            fields, tail = left.split(), right.split()
+            if len(fields) < 5 or len(tail) < 3:
+                continue
+            mount_point = Path(fields[4].replace("\\040", " "))
+            if tail[0] == "cgroup2":
+                found.setdefault("", mount_point)
+            elif tail[0] == "cgroup":
+                for option in tail[2].split(","):
+                    if option in V1_CONTROLLERS:
+                        found.setdefault(option, mount_point)
+    return found
+
+
+def _writable_folder(folder: Path) -> bool:
+    probe = folder / f"{PREFIX}probe-{os.getpid()}"
+    try:
+        probe.mkdir()
+    except OSError:
+        return False
+    try:
+        probe.rmdir()
+    except OSError:
+        pass
+    return True
+
+
+@functools.lru_cache(maxsize=1)
+def available() -> Hierarchy | None:
+    """The hierarchy bot groups can be made in on this machine, or None (then: rlimits)."""
+    if os.environ.get("ARENA_NO_CGROUPS"):
+        return None  # for tests of the fallback, and for machines where groups misbehave
+    try:
+        mounts, own = _mounts(), _own_paths()
+    except OSError:
+        return None
+    if all(c in mounts for c in V1_REQUIRED):
+        bases = {}
+        for controller in V1_CONTROLLERS:
+            if controller in mounts and controller in own:
+                base = mounts[controller] / own[controller].lstrip("/")
+                if _writable_folder(base):
+                    bases[controller] = base
+        if all(c in bases for c in V1_REQUIRED):
+            return Hierarchy(1, bases)
+        return None
+    if "" in mounts and "" in own:
+        base = mounts[""] / own[""].lstrip("/")
+        try:
+            enabled = (base / "cgroup.subtree_control").read_text().split()
+        except OSError:
+            return None
+        if all(c in enabled for c in V2_REQUIRED) and _writable_folder(base):
+            return Hierarchy(2, {"unified": base})
+    return None
+
+
+@dataclass(frozen=True)
+class GroupLimits:
+    memory_bytes: int
+    processes: int
+    cpus: float  # CPU time per wall second across all the group's processes (1.0 = one core)
+
+
+class BotGroup:
+    """One bot's group. ``create`` it, let the child join it before exec, ``kill`` and ``remove``."""
+
+    def __init__(self, hierarchy: Hierarchy, limits: GroupLimits, owner_pid: int | None = None):
+        self.hierarchy = hierarchy
+        self.limits = limits
+        name = f"{PREFIX}{owner_pid or os.getpid()}-{next(_counter)}-{os.urandom(3).hex()}"
+        self.folders = {controller: base / name for controller, base in hierarchy.bases.items()}
+        self.created = False
+
+    # -- life cycle -----------------------------------------------------------------------
+
+    def create(self) -> None:
+        try:
+            for folder in self.folders.values():
+                folder.mkdir()
+            self.created = True
+            if self.hierarchy.version == 1:
+                self._write("memory", "memory.limit_in_bytes", self.limits.memory_bytes)
+                self._write_optional("memory", "memory.memsw.limit_in_bytes", self.limits.memory_bytes)
+                self._write("pids", "pids.max", self.limits.processes)
+                self._write("cpu", "cpu.cfs_period_us", CPU_PERIOD_US)
+                self._write("cpu", "cpu.cfs_quota_us", max(1000, int(self.limits.cpus * CPU_PERIOD_US)))
+            else:
+                self._write("unified", "memory.max", self.limits.memory_bytes)
+                self._write_optional("unified", "memory.swap.max", 0)
+                self._write("unified", "pids.max", self.limits.processes)
+                self._write("unified", "cpu.max",
+                            f"{max(1000, int(self.limits.cpus * CPU_PERIOD_US))} {CPU_PERIOD_US}")
+        except OSError as error:
+            self.remove()
+            raise CgroupError(error.errno, f"cannot set up a cgroup for a bot: {error.strerror}") from None
+
+    def procs_files(self) -> list[str]:
+        """The ``cgroup.procs`` files a child writes "0" into to join (before exec)."""
+        return [str(folder / "cgroup.procs") for folder in self.folders.values()]
+
+    def members(self) -> list[int]:
+        pids: set[int] = set()
+        for folder in self.folders.values():
+            try:
+                pids.update(int(p) for p in (folder / "cgroup.procs").read_text().split())
+            except (OSError, ValueError):
+                continue
+        return sorted(pids)
+
+    def kill(self, timeout: float = 5.0) -> bool:
+        """SIGKILL every process of the group and wait until it is empty; True when empty."""
+        if not self.created:
+            return True
+        deadline = time.monotonic() + timeout
+        while True:
+            members = self.members()
+            if not members:
+                return True
+            frozen = self._freeze(True)
+            for pid in members:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            if frozen:
+                self._freeze(False)
+            if time.monotonic() >= deadline:
+                return not self.members()
+            time.sleep(0.001)
+
+    def remove(self) -> None:
+        """Remove the (empty) group's folders; harmless when already gone."""
+        for folder in self.folders.values():
+            for _ in range(200):
+                try:
+                    folder.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.005)  # the last member is still being torn down
+        self.created = False
+
+    # -- what happened inside -------------------------------------------------------------
+
+    def memory_peak(self) -> int:
+        if self.hierarchy.version == 1:
+            return self._read_int("memory", "memory.max_usage_in_bytes")
+        return self._read_int("unified", "memory.peak")
+
+    def out_of_memory_kills(self) -> int:
+        """How often the kernel's OOM killer struck inside the group."""
+        if self.hierarchy.version == 1:
+            text = self._read("memory", "memory.oom_control")
+            counts = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
+            if "oom_kill" in counts:
+                return int(counts["oom_kill"])
+            # Old kernels without the counter: having hit the limit is the best sign there is.
+            return int(self._read_int("memory", "memory.failcnt") > 0 and counts.get("under_oom") == "1")
+        text = self._read("unified", "memory.events")
+        counts = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
+        return int(counts.get("oom_kill", 0))
+
+    def cpu_seconds(self) -> float:
+        if self.hierarchy.version == 1:
+            if "cpuacct" in self.folders:
+                return self._read_int("cpuacct", "cpuacct.usage") / 1e9
+            return 0.0
+        text = self._read("unified", "cpu.stat")
+        counts = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
+        return int(counts.get("usage_usec", 0)) / 1e6
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _freeze(self, frozen: bool) -> bool:
+        if self.hierarchy.version == 2:
+            try:
+                (self.folders["unified"] / "cgroup.freeze").write_text("1" if frozen else "0")
+                return True
+            except OSError:
+                return False
+        folder = self.folders.get("freezer")
+        if folder is None:
+            return False
+        try:
+            (folder / "freezer.state").write_text("FROZEN" if frozen else "THAWED")
+            if frozen:  # wait (briefly) until every member is really stopped
+                for _ in range(100):
+                    if (folder / "freezer.state").read_text().strip() == "FROZEN":
+                        break
+                    time.sleep(0.0005)
+            return True
+        except OSError:
+            return False
+
+    def _write(self, controller: str, name: str, value) -> None:
+        (self.folders[controller] / name).write_text(str(value))
+
+    def _write_optional(self, controller: str, name: str, value) -> None:
+        try:
+            self._write(controller, name, value)
+        except OSError:
+            pass  # e.g. no swap accounting on this kernel
+
+    def _read(self, controller: str, name: str) -> str:
+        try:
+            return (self.folders[controller] / name).read_text()
+        except (OSError, KeyError):
+            return ""
+
+    def _read_int(self, controller: str, name: str) -> int:
+        try:
+            return int(self._read(controller, name).split()[0])
+        except (ValueError, IndexError):
+            return 0
+
+
+def join(procs_files: list[str]) -> None:
+    """In a child before exec: move this process into the group (all descendants follow)."""
+    for path in procs_files:
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            os.write(fd, b"0")
+        finally:
+            os.close(fd)
+
+
+def remove_stale(hierarchy: Hierarchy | None = None) -> int:
+    """Kill and remove groups left by harness processes that died (``kill -9``); returns how many."""
+    hierarchy = hierarchy or available()
+    if hierarchy is None:
+        return 0
+    removed = 0
+    names: set[str] = set()
+    for base in hierarchy.bases.values():
+        try:
+            names.update(entry.name for entry in os.scandir(base) if entry.name.startswith(PREFIX))
+        except OSError:
+            continue
+    for name in names:
+        owner = name[len(PREFIX):].split("-", 1)[0]
+        if not owner.isdigit() or _alive(int(owner)):
+            continue
+        group = BotGroup.__new__(BotGroup)
+        group.hierarchy, group.limits = hierarchy, None
+        group.folders = {c: base / name for c, base in hierarchy.bases.items() if (base / name).exists()}
+        group.created = True
+        group.kill(timeout=2.0)
+        group.remove()
+        removed += 1
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,144 @@
+"""Bot processes kept alive between matches (protocol v2), and the staged copies they run from.
+
+One `LiveBots` per worker process. It stages each bot version once (`StageCache`), keeps one
+`Sandbox` per set of limits, and holds idle processes that said ``"matches": "many"``, at
+most ``keep`` of them, retiring the least recently used first. A process is only ever given
+back to a seat of the *same* bot version (content hash) with the same limits and sandbox;
+a process that failed, wrote anything it was not asked for, or used half its CPU allowance is
+never reused.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.runner.bots import BotCommand, resolve_bot
+from arena.runner.process import BotProcess, new_token
+from arena.runner.sandbox import Protections, ResourceLimits, Sandbox, StageCache, StagedBot
+
+DEFAULT_KEEP = 16
+QUIT_GRACE_S = 1.0
+MAX_MATCHES_WITHOUT_CGROUP = 200
+
+
+@dataclass(frozen=True)
+class ProcessKey:
+    content_hash: str
+    limits: ResourceLimits
+    mode: str
+
+
+@dataclass
+class Seated:
+    """A process for one seat: new (to be started) or reused (already running)."""
+
+    process: BotProcess
+    staged: StagedBot
+    key: ProcessKey
+    reused: bool
+    matches_played: int = 0
+
+
+class LiveBots:
+    def __init__(self, protections: Protections, keep: int = DEFAULT_KEEP,
+                 work_folder: str | os.PathLike | None = None, owner_pid: int | None = None):
+        self.protections = protections
+        self.keep = keep
+        self.stage_cache = StageCache(Path(work_folder) / "stage" if work_folder else None)
+        self.work_folder = Path(work_folder) if work_folder else None
+        self.owner_pid = owner_pid
+        self._sandboxes: dict[ResourceLimits, Sandbox] = {}
+        self._idle: OrderedDict[int, Seated] = OrderedDict()  # id -> seated, oldest first
+        self._commands: dict[str, BotCommand] = {}
+
+    def sandbox(self, limits: ResourceLimits) -> Sandbox:
+        if limits not in self._sandboxes:
+            self._sandboxes[limits] = Sandbox(self.protections, limits)
+        return self._sandboxes[limits]
+
+    def command(self, path: str) -> BotCommand:
+        if path not in self._commands:
+            self._commands[path] = resolve_bot(path)
+        return self._commands[path]
+
+    def checkout(self, path: str, limits: ResourceLimits, max_line_bytes: int, max_output_bytes: int,
+                 expected_hash: str | None = None, reuse: bool = True, label: str = "bot") -> Seated:
+        """A process for ``path``: an idle one of the same version if there is one, else a new one
+        (not started). Raises `BotError`, `BotFilesError` or `BotChanged` for a bad bot."""
+        staged = self.stage_cache.stage(self.command(path), expected_hash)
+        key = ProcessKey(staged.content_hash, limits, self.protections.mode)
+        if reuse:
+            for ident, seated in list(self._idle.items()):
+                if seated.key != key:
+                    continue
+                del self._idle[ident]
+                process = seated.process
+                process.max_line_bytes, process.max_output_bytes = max_line_bytes, max_output_bytes
+                if process.alive and not _wrote_anything(process):
+                    process.reset_for_next_match()
+                    seated.reused = True
+                    return seated
+                process.stop()
+        launch = self.sandbox(limits).launch(staged, new_token(), self.work_folder, self.owner_pid)
+        return Seated(BotProcess(launch, max_line_bytes, max_output_bytes, label), staged, key, reused=False)
+
+    def checkin(self, seated: Seated) -> None:
+        """Keep a process that finished its match well for a later match (or retire it)."""
+        seated.matches_played += 1
+        process = seated.process
+        if (not process.alive or _wrote_anything(process) or self._worn_out(seated) or self.keep <= 0):
+            retire(process)
+            return
+        self._idle[id(seated)] = seated
+        while len(self._idle) > self.keep:
+            _, oldest = self._idle.popitem(last=False)
+            retire(oldest.process)
+
+    def _worn_out(self, seated: Seated) -> bool:
+        group = seated.process.launch.group
+        if group is not None:
+            return group.cpu_seconds() > seated.key.limits.cpu_seconds / 2
+        return seated.matches_played >= MAX_MATCHES_WITHOUT_CGROUP
+
+    def idle_count(self) -> int:
+        return len(self._idle)
+
+    def live_hashes(self) -> set[str]:
+        """Content hashes of the bot versions this worker keeps running (for match placement)."""
+        return {seated.key.content_hash for seated in self._idle.values()}
+
+    def close(self) -> None:
+        """Send every idle process ``quit``, stop them all, remove the staged copies."""
+        idle = list(self._idle.values())
+        self._idle.clear()
+        deadline = time.monotonic() + QUIT_GRACE_S
+        for seated in idle:
+            try:
+                seated.process.send_line(b'{"type":"quit"}\n', deadline)
+            except Exception:
+                pass
+        for seated in idle:
+            seated.process.wait_for_exit(deadline)
+            seated.process.stop()
+        self.stage_cache.close()
+
+
+def _wrote_anything(process: BotProcess) -> bool:
+    try:
+        return process.has_unrequested_output()
+    except Exception:
+        return True
+
+
+def retire(process: BotProcess) -> None:
+    """Say quit, give the process a moment to exit by itself, then stop it for good."""
+    try:
+        process.send_line(b'{"type":"quit"}\n', time.monotonic() + QUIT_GRACE_S)
+        process.wait_for_exit(time.monotonic() + QUIT_GRACE_S)
+    except Exception:
+        pass
+    process.stop()

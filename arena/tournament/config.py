@@ -1,0 +1,226 @@
+"""Tournament configuration: the keys, their types and sane ranges, from flags or a TOML file.
+
+Every value is checked here, before anything is stored, played or sent to a bot; a mistake
+is one line naming the key, what it must be and what it was.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, field, fields
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+MAX_SEED = (1 << 63) - 1
+MAX_MATCHES = 2_000_000
+MAX_WORKERS = 256
+FORMATS = ("round-robin", "gauntlet", "swiss", "ladder")
+RESTART = ("auto", "always")
+
+# limit -> (type, minimum, maximum, unit for messages)
+LIMIT_RANGES = {
+    "start_ms": (int, 1, 600_000, "ms"),
+    "decision_ms": (int, 1, 600_000, "ms"),
+    "bank_ms": (int, 0, 3_600_000, "ms"),
+    "max_line_bytes": (int, 1024, 64 << 20, "bytes"),
+    "max_output_bytes": (int, 1024, 1 << 30, "bytes"),
+    "memory_mb": (int, 16, 65_536, "MiB"),
+    "cpu_seconds": (int, 1, 86_400, "s"),
+    "processes": (int, 1, 4096, ""),
+    "disk_mb": (int, 1, 16_384, "MiB"),
+    "cpus": (float, 0.01, 256.0, "cores"),
+}
+
+
+class TournamentError(Exception):
+    """A bad tournament configuration or request; the message is one line."""
+
+
+@dataclass
+class TournamentConfig:
+    game: str
+    bots: list                      # entries: bot names ("name" or "name@2"), paths, or tables
+    players: int | None = None      # default: the game's smallest player count
+    rounds: int = 1
+    options: dict = field(default_factory=dict)
+    seed: int | None = None         # default: a random seed, stored and printed
+    name: str | None = None
+    workers: int | None = None      # default: one per core
+    limits: dict = field(default_factory=dict)   # overrides of arena.runner.match.Limits fields
+    skip_unavailable: bool = False  # leave out missing games and bot files (the demo uses it)
+    restart: str = "auto"           # "always": a fresh process per match even for reusable bots
+    format: str = "round-robin"
+    candidates: list = field(default_factory=list)   # gauntlet: entries that play the field
+    duplicate: bool = False         # play each deal in every seat rotation (a duplicate set)
+    keep_bots: int | None = None    # live bot processes per worker (protocol v2 reuse)
+    executor: str = "local"         # local | dask
+    scheduler: str | None = None    # the Dask scheduler's address
+
+
+CONFIG_KEYS = tuple(f.name for f in fields(TournamentConfig))
+_TYPES = {"game": str, "players": int, "rounds": int, "options": dict, "seed": int, "name": str, "workers": int,
+          "limits": dict, "skip_unavailable": bool, "restart": str, "format": str, "candidates": list,
+          "duplicate": bool, "keep_bots": int, "executor": str, "scheduler": str, "bots": list}
+_TYPE_NAMES = {str: "a string", int: "a whole number", dict: "a table", bool: "true or false", list: "a list",
+               float: "a number"}
+
+
+def _type_name(value) -> str:
+    return {str: "a string", int: "a number", float: "a number", bool: "a boolean", list: "a list",
+            dict: "a table", type(None): "nothing"}.get(type(value), type(value).__name__)
+
+
+def check_value(key: str, value, where: str = "") -> None:
+    """Refuse a value of the wrong type or outside its range (``where`` prefixes the message)."""
+    expected = _TYPES.get(key)
+    if value is None and key in ("players", "seed", "name", "workers", "keep_bots", "scheduler"):
+        return
+    if expected is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TournamentError(f"{where}{key} must be a whole number, not {_type_name(value)} ({value!r})")
+    elif expected is not None and not isinstance(value, expected):
+        raise TournamentError(f"{where}{key} must be {_TYPE_NAMES[expected]}, not {_type_name(value)} ({value!r})")
+    ranges = {"players": (1, 64), "rounds": (1, MAX_MATCHES), "seed": (0, MAX_SEED), "workers": (1, MAX_WORKERS),
+              "keep_bots": (0, 1024)}
+    if key in ranges:
+        low, high = ranges[key]
+        if not low <= value <= high:
+            raise TournamentError(f"{where}{key} must be from {low} to {high}, not {value}")
+    if key == "restart" and value not in RESTART:
+        raise TournamentError(f"{where}restart must be \"auto\" or \"always\", not {value!r}")
+    if key == "format" and value not in FORMATS:
+        raise TournamentError(f"{where}format must be one of {', '.join(FORMATS)}, not {value!r}")
+    if key == "executor" and value not in ("local", "dask"):
+        raise TournamentError(f"{where}executor must be \"local\" or \"dask\", not {value!r}")
+    if key == "name" and (not value.strip() or len(value) > 200):
+        raise TournamentError(f"{where}name must be 1 to 200 characters")
+    if key == "game" and not value:
+        raise TournamentError(f"{where}game may not be empty")
+    if key == "limits":
+        check_limits(value, where)
+    if key in ("bots", "candidates"):
+        for entry in value:
+            check_entry(entry, where)
+
+
+def check_limits(limits: dict, where: str = "") -> None:
+    for name, value in limits.items():
+        if name not in LIMIT_RANGES:
+            raise TournamentError(f"{where}unknown limit {name!r} (known: {', '.join(LIMIT_RANGES)})")
+        kind, low, high, unit = LIMIT_RANGES[name]
+        if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int):
+            raise TournamentError(f"{where}limit {name} must be {'a number' if kind is float else 'a whole number'},"
+                                  f" not {_type_name(value)} ({value!r})")
+        if not low <= value <= high:
+            raise TournamentError(f"{where}limit {name} must be from {low} to {high}{' ' + unit if unit else ''},"
+                                  f" not {value}")
+
+
+ENTRY_KEYS = ("path", "name", "limits")
+
+
+def check_entry(entry, where: str = "") -> None:
+    if isinstance(entry, str):
+        if not entry.strip():
+            raise TournamentError(f"{where}a bot entry may not be empty")
+        if "\0" in entry:
+            raise TournamentError(f"{where}a bot entry may not contain a NUL character")
+        return
+    if isinstance(entry, dict):
+        unknown = sorted(set(entry) - set(ENTRY_KEYS))
+        if unknown:
+            raise TournamentError(f"{where}bot entry {entry!r}: unknown key {unknown[0]!r} (known: path, name, limits)")
+        if not isinstance(entry.get("path"), str) or not entry["path"].strip():
+            raise TournamentError(f"{where}bot entry {entry!r} needs a 'path' (a string)")
+        if "name" in entry and not isinstance(entry["name"], str):
+            raise TournamentError(f"{where}bot entry {entry!r}: 'name' must be a string")
+        if "limits" in entry:
+            if not isinstance(entry["limits"], dict):
+                raise TournamentError(f"{where}bot entry {entry!r}: 'limits' must be a table")
+            check_limits(entry["limits"], f"{where}bot {entry['path']}: ")
+        return
+    raise TournamentError(f"{where}each bot must be a name, a path or a table with a path, not {_type_name(entry)}"
+                          f" ({entry!r})")
+
+
+def check_config(config: TournamentConfig, where: str = "") -> TournamentConfig:
+    for key in CONFIG_KEYS:
+        check_value(key, getattr(config, key), where)
+    return config
+
+
+def load_file(path: str | os.PathLike) -> list[TournamentConfig]:
+    """The tournaments a TOML file describes, in file order, each checked.
+
+    Top-level keys configure one tournament; with ``[[tournament]]`` tables, each table is a
+    tournament and the top-level keys are defaults for all of them. Relative bot paths are
+    relative to the current directory (run from the project root).
+    """
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(16 << 20)
+    except FileNotFoundError:
+        raise TournamentError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise TournamentError(f"{path} is a folder, not a tournament file") from None
+    except OSError as error:
+        raise TournamentError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise TournamentError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise TournamentError(f"{path}: not valid TOML ({error})") from None
+    tables = data.pop("tournament", None)
+    if tables is None:
+        tables = [{}]
+    elif not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise TournamentError(f"{path}: 'tournament' must be an array of tables ([[tournament]])")
+    if not tables:
+        raise TournamentError(f"{path}: no tournament in the file")
+    configs = []
+    for number, table in enumerate(tables, 1):
+        merged = {**data, **table}
+        where = f"{path}: " if len(tables) == 1 else f"{path}: tournament {number}: "
+        unknown = sorted(set(merged) - set(CONFIG_KEYS))
+        if unknown:
+            close = _close_match(unknown[0], CONFIG_KEYS)
+            raise TournamentError(f"{where}unknown key {unknown[0]!r}" + (f" (did you mean {close!r}?)" if close else "")
+                                  + f" (known: {', '.join(CONFIG_KEYS)})")
+        if "game" not in merged or "bots" not in merged:
+            raise TournamentError(f"{where}needs 'game' and 'bots'")
+        for key, value in merged.items():
+            check_value(key, value, where)
+        configs.append(TournamentConfig(**merged))
+    return configs
+
+
+def _close_match(word: str, known) -> str | None:
+    import difflib
+
+    found = difflib.get_close_matches(word, known, n=1, cutoff=0.75)
+    return found[0] if found else None
+
+
+def parse_options(pairs: list[str]) -> dict:
+    """``key=value`` strings from the command line (values are typed by the game)."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise TournamentError(f"option {pair!r} must look like key=value")
+        if key.strip() in options:
+            raise TournamentError(f"option {key.strip()!r} is given twice")
+        options[key.strip()] = value.strip()
+    return options
+
+
+def as_stored(config: TournamentConfig) -> dict:
+    stored = asdict(config)
+    stored.pop("skip_unavailable")
+    return stored

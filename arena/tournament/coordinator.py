@@ -1,0 +1,286 @@
+"""The coordinator: plays a tournament's pending matches on an executor and stores each result.
+
+It is the only process that writes the store. Each finished match is committed as soon as it
+arrives (so ``kill -9`` loses at most the matches that were running); `arena.results.store`
+applies ratings in schedule order, so the leaderboard does not depend on the number of
+workers or on the order results arrive in. Resuming is running again.
+
+A signal (SIGINT, SIGTERM, SIGHUP — to the process or its whole group, once or twice) only
+sets a flag and wakes the loop: the running matches are abandoned at once (they stay pending
+and are played on resume; nothing is stored for them), the workers are killed and cleaned up,
+the tournament is marked interrupted, and `run` returns with the signal named, within
+seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable
+
+from arena.results.store import Store, StoreError
+from arena.tournament.config import TournamentError
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+PROGRESS_EVERY_S = 10.0
+WINDOW_PER_SLOT = 4       # how far ahead of the schedule a free worker may look for its bots
+PLACEMENT_WINDOW = 64
+
+
+@dataclass
+class RunSummary:
+    tournament_id: int
+    played: int = 0          # matches finished and stored by this run
+    errors: int = 0          # matches the harness could not play
+    remaining: int = 0       # still pending (interrupted)
+    interrupted: bool = False
+    signal: int | None = None
+    seconds: float = 0.0
+    failures: int = 0        # failed seats among the matches played
+    problem: str | None = None  # why the run stopped early (storage, executor), if it did
+
+
+@dataclass
+class Progress:
+    """What a progress display is told: counts so far and the rate."""
+
+    done: int
+    total: int
+    errors: int
+    failures: int
+    elapsed: float
+    final: bool = False
+
+
+class _StopFlag:
+    """Signal handlers that only record the signal and wake the loop (never raise)."""
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+        self.read_fd, self.write_fd = os.pipe()
+        os.set_blocking(self.read_fd, False)
+        os.set_blocking(self.write_fd, False)
+        self._previous = {}
+        self._previous_wakeup = None
+
+    def install(self) -> None:
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for signum in STOP_SIGNALS:
+            self._previous[signum] = signal.signal(signum, self._handle)
+        self._previous_wakeup = signal.set_wakeup_fd(self.write_fd, warn_on_full_buffer=False)
+
+    def _handle(self, signum, frame) -> None:
+        if self.signal is None:
+            self.signal = signum
+
+    def drain(self) -> None:
+        try:
+            while os.read(self.read_fd, 4096):
+                pass
+        except (BlockingIOError, OSError):
+            pass
+
+    def restore(self) -> None:
+        for signum, previous in self._previous.items():
+            signal.signal(signum, previous)
+        if self._previous_wakeup is not None:
+            signal.set_wakeup_fd(self._previous_wakeup)
+        for fd in (self.read_fd, self.write_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _spec(match: dict, tournament: dict, limits: dict, seat_limits: dict, bot_seeds: list) -> dict:
+    per_seat = [seat_limits.get(version) for version in match["versions"]]
+    return {"game": match["game"], "bots": match["bots"], "hashes": match["hashes"], "seed": match["seed"],
+            "bot_seeds": bot_seeds, "options": match["options"], "limits": limits,
+            "seat_limits": per_seat if any(per_seat) else None,
+            "restart": tournament["config"].get("restart", "auto")}
+
+
+def run(store: Store, tournament_id: int, workers: int | None = None,
+        progress: Callable[[Progress], None] | None = None, play: Callable | None = None,
+        executor=None, keep_bots: int | None = None) -> RunSummary:
+    """Play the tournament's pending matches and store each one (see the module docstring)."""
+    from arena.results import keys
+    from arena.runner.match import Limits
+    from arena.runner.sandbox import detect
+    from arena.tournament.executors.local import LocalExecutor, sweep_stale
+
+    tournament = store.tournament(tournament_id)
+    config = tournament["config"]
+    secret = store.tournament_secret(tournament_id)
+    limits = {**vars(Limits()), **(config.get("limits") or {})}
+    seat_limits = _seat_limits(store, tournament_id, config, limits)
+    detect()  # refuse at once (one line) where bots cannot be sandboxed
+    _check_copies(store, tournament_id)
+    summary = RunSummary(tournament_id)
+    started = time.monotonic()
+    total = store.pending_count(tournament_id)
+    if total == 0:
+        store.set_tournament_status(tournament_id, "finished")
+        return summary
+    workers = max(1, min(workers or config.get("workers") or os.cpu_count() or 1, total))
+    store.claim_tournament(tournament_id, os.getpid())
+    stop = _StopFlag()
+    stop.install()
+    owned_executor = executor is None
+    try:
+        sweep_stale()
+        if executor is None:
+            keep = keep_bots if keep_bots is not None else config.get("keep_bots")
+            executor = LocalExecutor(workers, keep=16 if keep is None else keep, play=play)
+        _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started)
+    except StoreError as error:
+        summary.problem = str(error)
+    finally:
+        stopped_by = stop.signal
+        _block_stop_signals()  # the rest must not be interrupted: it leaves nothing behind
+        try:
+            if owned_executor and executor is not None:
+                if stopped_by is not None or summary.problem:
+                    executor.abort()
+                else:
+                    executor.close()
+            summary.seconds = time.monotonic() - started
+            summary.signal = stopped_by
+            try:
+                summary.remaining = store.pending_count(tournament_id)
+                summary.interrupted = summary.remaining > 0
+                store.set_tournament_status(tournament_id, "interrupted" if summary.interrupted else "finished")
+            except StoreError as error:
+                summary.interrupted = True
+                summary.problem = summary.problem or str(error)
+            if progress:
+                done = summary.played + summary.errors
+                progress(Progress(done, total, summary.errors, summary.failures, summary.seconds, final=True))
+        finally:
+            _unblock_stop_signals()  # a signal that came meanwhile lands on our flag, harmlessly
+            stop.restore()
+    return summary
+
+
+def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started):
+    from arena.results import keys
+
+    tournament_id = tournament["id"]
+    players = tournament["players"]
+    queue: deque = deque()
+    last_index = -1
+    attempts: dict[int, int] = {}
+    in_flight: dict[int, dict] = {}
+    next_report = time.monotonic() + PROGRESS_EVERY_S
+    if progress:
+        progress(Progress(0, total, 0, 0, 0.0))
+    while stop.signal is None:
+        if len(queue) < PLACEMENT_WINDOW:
+            more = store.pending_matches(tournament_id, after_index=last_index, limit=1000)
+            more = [m for m in more if m["id"] not in in_flight]
+            if more:
+                last_index = more[-1]["schedule_index"]
+                queue.extend(more)
+        for slot in executor.idle_slots():
+            if not queue:
+                break
+            match = _choose(queue, slot, len(executor.idle_slots()))
+            seeds = keys.bot_seeds(secret, match["schedule_index"], players) if secret else None
+            in_flight[match["id"]] = match
+            executor.submit(slot, match["id"], _spec(match, tournament, limits, seat_limits, seeds))
+        if not in_flight and not queue:
+            break
+        outcomes = executor.wait(timeout=1.0, wakeup_fd=stop.read_fd)
+        stop.drain()
+        if stop.signal is not None:
+            break  # whatever arrived with the signal is played again on resume
+        for outcome in outcomes:
+            match = in_flight.pop(outcome.job_id, None)
+            if match is None:
+                continue
+            if outcome.lost:
+                attempts[match["id"]] = attempts.get(match["id"], 0) + 1
+                if attempts[match["id"]] < 2:
+                    queue.appendleft(match)  # played again once, by another worker
+                    continue
+                _store(store, match["id"], None, f"{outcome.lost}, twice", summary)
+            else:
+                _store(store, match["id"], outcome.result, outcome.error, summary)
+        now = time.monotonic()
+        if progress and (outcomes or now >= next_report):
+            progress(Progress(summary.played + summary.errors, total, summary.errors, summary.failures,
+                              now - started))
+            next_report = now + PROGRESS_EVERY_S
+
+
+def _choose(queue: deque, slot, idle: int) -> dict:
+    """The next match for ``slot``: among the first few pending, the one whose bots it runs."""
+    if not slot.live:
+        return queue.popleft()
+    window = min(len(queue), max(2, WINDOW_PER_SLOT * idle))
+    best, best_score = 0, -1
+    for position in range(window):
+        score = sum(1 for digest in queue[position]["hashes"] if digest in slot.live)
+        if score > best_score:
+            best, best_score = position, score
+            if score == len(queue[position]["hashes"]):
+                break
+    match = queue[best]
+    del queue[best]
+    return match
+
+
+def _store(store: Store, match_id: int, result: dict | None, error: str | None, summary: RunSummary) -> None:
+    try:
+        if result is not None:
+            store.record_match(match_id, result)
+            summary.played += 1
+            summary.failures += sum(1 for seat in result["seats"] if seat["status"] != "ok")
+        else:
+            store.record_error(match_id, error or "unknown error")
+            summary.errors += 1
+    except StoreError as problem:
+        if "already" in str(problem):
+            return  # stored by an earlier run a moment before it stopped
+        raise
+
+
+def _check_copies(store: Store, tournament_id: int) -> None:
+    """Every entry's stored copy exists and still has its content hash (or say which not)."""
+    from arena.results.botstore import verify
+
+    for entry in store.tournament_entries(tournament_id):
+        problem = verify(store.bot_store, entry["path"], entry["stored_hash"] or entry["content_hash"])
+        if problem:
+            raise TournamentError(f"{entry['bot']} v{entry['version']}: {problem}")
+
+
+def _seat_limits(store: Store, tournament_id: int, config: dict, limits: dict) -> dict:
+    """Per-bot limit overrides from the configuration's bot tables: version id -> limits."""
+    overrides = config.get("entry_limits") or {}
+    by_version = {}
+    for entry in store.tournament_entries(tournament_id):
+        extra = overrides.get(str(entry["position"]))
+        if extra:
+            by_version[entry["bot_version_id"]] = {**limits, **extra}
+    return by_version
+
+
+def _block_stop_signals() -> None:
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    except (AttributeError, OSError):
+        pass
+
+
+def _unblock_stop_signals() -> None:
+    try:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+    except (AttributeError, OSError):
+        pass

@@ -1,0 +1,214 @@
+"""Creating a tournament: check everything, resolve its bots, store it with its schedule.
+
+Nothing is written before every check has passed: the game, player count, options, limits,
+every bot entry (names must exist, paths must be bots), and the schedule's size. Then path
+entries are registered as versions (like `arena submit`, without the validation match) and the
+tournament is stored with every scheduled match pending, its deals keyed by its secret.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import replace
+from pathlib import Path
+
+from arena.games import game_names, get_game
+from arena.results import keys
+from arena.results.store import Store
+from arena.results.submit import SubmitError, check_name, check_source, default_name, register
+from arena.runner import files
+from arena.runner.bots import BotError, resolve_bot
+from arena.tournament.config import MAX_MATCHES, MAX_SEED, TournamentConfig, TournamentError, as_stored, check_config
+from arena.tournament.formats import roundrobin
+
+ALL_BOTS = "*"
+
+
+def is_path(entry: str) -> bool:
+    return ("/" in entry or os.sep in entry or Path(entry).suffix in (".py", ".js", ".mjs")
+            or (Path(entry).exists() and "@" not in entry))
+
+
+def available(config: TournamentConfig) -> tuple[TournamentConfig | None, list[str]]:
+    """With ``skip_unavailable``: the config without missing bot files, or None if the game
+    is not registered or too few bots remain; plus notes saying what was left out."""
+    if not config.skip_unavailable:
+        return config, []
+    if config.game not in game_names():
+        return None, [f"skipping {config.game}: the game is not available (known: {', '.join(game_names())})"]
+    notes, bots = [], []
+    for entry in config.bots:
+        path = entry.get("path") if isinstance(entry, dict) else entry
+        if isinstance(path, str) and is_path(path):
+            try:
+                resolve_bot(path)
+            except BotError as error:
+                notes.append(f"{config.game}: leaving out {path} ({error})")
+                continue
+        bots.append(entry)
+    players = config.players or min(get_game(config.game).player_counts)
+    if len(bots) < players:
+        return None, notes + [f"skipping {config.game}: {len(bots)} bots available, {players} needed"]
+    return replace(config, bots=bots), notes
+
+
+class _Entry:
+    """One bot entry, checked: either an existing version (by name) or a path to register."""
+
+    def __init__(self, raw, version: dict | None = None, source: Path | None = None, name: str | None = None,
+                 digest: str | None = None, limits: dict | None = None):
+        self.raw, self.version, self.source, self.name, self.digest = raw, version, source, name, digest
+        self.limits = limits
+
+    def label(self) -> str:
+        return self.raw if isinstance(self.raw, str) else str(self.raw.get("path"))
+
+
+def _parse_entries(store: Store, game: str, entries: list) -> list[_Entry]:
+    parsed: list[_Entry] = []
+    for raw in entries:
+        if isinstance(raw, dict):
+            parsed.append(_path_entry(raw, raw["path"], raw.get("name"), raw.get("limits")))
+        elif raw == ALL_BOTS:
+            versions = _latest_versions(store, game)
+            if not versions:
+                raise TournamentError(f"'{ALL_BOTS}' means every submitted {game} bot, but there is none yet")
+            parsed.extend(_Entry(f"{v['name']}@{v['version']}", version=v) for v in versions)
+        elif is_path(raw):
+            parsed.append(_path_entry(raw, raw, None, None))
+        else:
+            parsed.append(_Entry(raw, version=_named_version(store, game, raw)))
+    return parsed
+
+
+def _path_entry(raw, path: str, name: str | None, limits: dict | None) -> _Entry:
+    try:
+        source = check_source(path)
+        resolve_bot(source)
+        digest = files.content_hash(source)
+        if name is not None:
+            name = check_name(name)
+    except (SubmitError, BotError, files.BotFilesError) as error:
+        raise TournamentError(str(error)) from None
+    return _Entry(raw, source=source, name=name, digest=digest, limits=limits)
+
+
+def _latest_versions(store: Store, game: str) -> list[dict]:
+    latest: dict[str, dict] = {}
+    for version in store.bot_versions(game, include_withdrawn=False):
+        latest[version["name"]] = version  # ordered by version: the last one wins
+    return [latest[name] for name in sorted(latest)]
+
+
+def _named_version(store: Store, game: str, entry: str) -> dict:
+    name, at, version_text = entry.partition("@")
+    version = None
+    if at:
+        try:
+            version = int(version_text.lstrip("v"))
+            if version < 1:
+                raise ValueError
+        except ValueError:
+            raise TournamentError(f"bad version in {entry!r} (write name@2)") from None
+    found = store.find_version(game, name, version)
+    if found is None:
+        known = sorted({row["name"] for row in store.bot_versions(game)})
+        if version is not None and name in known:
+            what = f"bot {name!r} has no version {version}"
+        elif Path(entry).suffix or "." in entry:
+            what = f"no bot or file {entry!r}"
+        else:
+            what = f"unknown bot {name!r}"
+        shown = ", ".join(known[:20]) + (f", ... ({len(known)} in all)" if len(known) > 20 else "")
+        raise TournamentError(f"{what} for {game} (known: {shown or 'none; submit one or give a path'})")
+    if found["bot_withdrawn"] or (found["version_withdrawn"] and version is None):
+        raise TournamentError(f"{found['name']} v{found['version']} is withdrawn (arena bots reinstate {found['name']})")
+    return found
+
+
+def _name_paths(store: Store, game: str, parsed: list[_Entry]) -> list[str]:
+    """Default names for path entries: two different files never share one (both are told)."""
+    notes = []
+    taken = {e.version["name"] for e in parsed if e.version is not None} | {e.name for e in parsed if e.name}
+    unnamed = [e for e in parsed if e.version is None and e.name is None]
+    by_base: dict[str, set[str]] = {}
+    for entry in unnamed:
+        by_base.setdefault(_base(entry.source), set()).add(str(entry.source))
+    for entry in unnamed:
+        clash = len(by_base[_base(entry.source)]) > 1
+        name, note = default_name(store, game, entry.source, taken | ({_base(entry.source)} if clash else set()))
+        if clash and note is None:
+            note = f"{len(by_base[_base(entry.source)])} bots are called {_base(entry.source)!r}: {entry.source} is {name!r}"
+        entry.name = name
+        taken.add(name)
+        if note:
+            notes.append(note)
+    return notes
+
+
+def _base(source: Path) -> str:
+    from arena.results.submit import name_candidates
+
+    return name_candidates(source)[0]
+
+
+def create(store: Store, config: TournamentConfig, notes: list[str] | None = None) -> int:
+    """Check the configuration, resolve the bots, store the tournament and its schedule."""
+    check_config(config)
+    game = get_game(config.game)
+    players = config.players or min(game.player_counts)
+    options = game.validate(players, config.options)
+    if not config.bots:
+        raise TournamentError("a tournament needs bots (--bots or 'bots = [...]')")
+    parsed = _parse_entries(store, config.game, config.bots)
+    _refuse_twice(parsed)
+    if len(parsed) < players:
+        raise TournamentError(f"{players}-player matches need at least {players} bots, got {len(parsed)}")
+    total = roundrobin.match_count(len(parsed), players, config.rounds)
+    if total > MAX_MATCHES:
+        raise TournamentError(f"that schedule has {total:,} matches; at most {MAX_MATCHES:,} fit one tournament"
+                              " (fewer rounds or bots)")
+    seed = config.seed if config.seed is not None else random.SystemRandom().randrange(MAX_SEED)
+    schedule = roundrobin.round_robin(len(parsed), players, config.rounds, seed, duplicate=config.duplicate)
+    secret = keys.secret_for("tournament", seed)
+    # Everything is checked: from here on the store is written.
+    (notes if notes is not None else []).extend(_name_paths(store, config.game, parsed))
+    versions = []
+    for entry in parsed:
+        if entry.version is None:
+            try:
+                entry.version = register(store, entry.source, config.game, entry.name).version
+            except SubmitError as error:
+                raise TournamentError(str(error)) from None
+        versions.append(entry.version)
+    _refuse_same_version(parsed)
+    schedule = [replace(match, seed=keys.deal_seed(secret, match.deal)) for match in schedule]
+    stored = {**as_stored(config), "players": players, "seed": seed, "options": options,
+              "bots": [e.raw for e in parsed],
+              "entry_limits": {str(i): e.limits for i, e in enumerate(parsed) if e.limits}}
+    return store.create_tournament(name=config.name, game=config.game, players=players, rounds=config.rounds,
+                                   seed=seed, options=options, config=stored, entries=[v["id"] for v in versions],
+                                   schedule=schedule, secret=secret, format=config.format)
+
+
+def _refuse_twice(parsed: list[_Entry]) -> None:
+    seen: dict = {}
+    for entry in parsed:
+        key = ("version", entry.version["id"]) if entry.version is not None else ("file", str(entry.source))
+        if key in seen:
+            raise TournamentError(f"{entry.label()} and {seen[key]} are the same bot; each may enter once")
+        seen[key] = entry.label()
+
+
+def _refuse_same_version(parsed: list[_Entry]) -> None:
+    seen: dict[int, str] = {}
+    for entry in parsed:
+        version = entry.version
+        if version["id"] in seen:
+            raise TournamentError(f"{entry.label()} and {seen[version['id']]} are the same bot version "
+                                  f"({version['name']} v{version['version']}); each may enter once")
+        seen[version["id"]] = entry.label()
+
+
+__all__ = ["ALL_BOTS", "available", "create", "is_path"]

@@ -1,0 +1,47 @@
+"""Executors play match specs and hand back results; only the coordinator writes the store.
+
+An executor has a number of slots (matches it can play at once). The coordinator asks for the
+idle slots, submits one job (a match id and its spec: plain data) to each, and waits for
+outcomes. `LocalExecutor` (worker processes on this machine) is the default; a Dask cluster is
+another.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass
+class Outcome:
+    """What became of a job: a packed result, a harness error, or a lost worker."""
+
+    job_id: int
+    result: dict | None = None
+    error: str | None = None
+    lost: str | None = None          # the worker died while playing it (how, in words)
+
+
+@dataclass
+class Slot:
+    """A place to play one match; ``live`` holds content hashes of bots it keeps running."""
+
+    name: str
+    live: set = field(default_factory=set)
+    busy: int | None = None          # the job it plays now
+
+
+class Executor(Protocol):
+    """The interface (see the module docstring)."""
+
+    def idle_slots(self) -> list[Slot]: ...
+
+    def submit(self, slot: Slot, job_id: int, spec: dict) -> None: ...
+
+    def wait(self, timeout: float, wakeup_fd: int | None = None) -> list[Outcome]: ...
+
+    def abort(self) -> None:
+        """Stop at once: running jobs are abandoned; nothing is left running."""
+
+    def close(self) -> None:
+        """Orderly end: workers retire their bots and exit; bounded in time."""
