@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test install install-test bench clean
+.PHONY: demo test install install-test sandbox bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,11 +15,29 @@ install: $(BIN)/python
 install-test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 
-demo: install
-	$(BIN)/arena tournament run tournaments/demo.toml
-	$(BIN)/arena leaderboard --all-games
+# Bots run in a bubblewrap sandbox. As root on Debian or Ubuntu it is installed when missing;
+# elsewhere this says how to get it (arena refuses untrusted bots without it).
+sandbox:
+	@command -v bwrap >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing bubblewrap, the bots' sandbox (apt-get install bubblewrap)"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get install -y -qq bubblewrap >/dev/null 2>&1 || \
+	      { apt-get update -qq >/dev/null && apt-get install -y -qq bubblewrap >/dev/null; } || \
+	      echo "could not install bubblewrap; install it by hand (apt-get install bubblewrap)" >&2; \
+	  else \
+	    echo "note: bubblewrap is not installed; arena sandboxes bots with it (apt-get install bubblewrap)" >&2; \
+	  fi; }
 
-test: install-test
+# Without bubblewrap (and no way to install it) the demo's own bundled bots, which are
+# trusted, play with `--sandbox none`, and it says so.
+demo: install sandbox
+	@if command -v bwrap >/dev/null 2>&1; then SANDBOX=bubblewrap; else SANDBOX=none; \
+	  echo "note: no bubblewrap: the demo runs its bundled bots with --sandbox none (no isolation)" >&2; fi; \
+	  $(BIN)/arena --sandbox $$SANDBOX tournament run tournaments/demo.toml && \
+	  $(BIN)/arena leaderboard --all-games
+
+test: install-test sandbox
 	$(BIN)/python -m pytest -q
 
 bench: install

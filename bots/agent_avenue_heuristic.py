@@ -6,7 +6,7 @@ and daredevil counts and the win/loss rules, and scores the result by the lead o
 The unknown face-down card is averaged over the agents it has not seen. Black Market cards
 are picked by a simple situational score. Any doubt, any error: a legal action.
 
-Standard library only; protocol v1 (docs/protocol.md). ``choose(request)`` is the whole
+Standard library only; protocol v2 (docs/protocol.md; one process plays many matches). ``choose(request)`` is the whole
 policy, so tests can play it in-process.
 """
 
@@ -247,7 +247,7 @@ def main():
         message = json.loads(line)
         kind = message.get("type")
         if kind == "start":
-            print(json.dumps({"type": "ready", "name": "agent-avenue-heuristic"}), flush=True)
+            print(json.dumps({"type": "ready", "name": "agent-avenue-heuristic", "matches": "many"}), flush=True)
         elif kind == "request":
             print(json.dumps(choose(message)), flush=True)
         elif kind == "quit":

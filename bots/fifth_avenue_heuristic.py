@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A heuristic Fifth Avenue bot (protocol v1, standard library only, stateless).
+"""A heuristic Fifth Avenue bot (protocol v2, standard library only, stateless: many matches per process).
 
 ``choose(request)`` maps one request to one reply; the loop at the bottom speaks the protocol.
 The ideas: place skyscrapers next to businesses, put businesses where they help us more than
@@ -312,7 +312,7 @@ def main() -> None:
         message = json.loads(line)
         kind = message.get("type")
         if kind == "start":
-            print(json.dumps({"type": "ready", "name": "fifth-avenue-heuristic"}), flush=True)
+            print(json.dumps({"type": "ready", "name": "fifth-avenue-heuristic", "matches": "many"}), flush=True)
         elif kind == "request":
             try:
                 reply = choose(message)

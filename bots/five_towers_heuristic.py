@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A heuristic Five Towers bot speaking arena protocol v1 (standard library only).
+"""A heuristic Five Towers bot speaking arena protocol v2 (standard library only; many matches per process).
 
 It values a position as its current score plus the promise of every unfinished tower, and
 the promise shrinks as the deck runs down:
@@ -179,7 +179,7 @@ def choose_build(request, planner):
 
 
 def choose(request):
-    """The reply to one ``request`` message (protocol v1)."""
+    """The reply to one ``request`` message (protocol v2)."""
     observation = request["observation"]
     planner = Planner(observation)
     if observation["phase"] == "build":
@@ -194,7 +194,7 @@ def main():
         message = json.loads(line)
         kind = message.get("type")
         if kind == "start":
-            print(json.dumps({"type": "ready", "name": NAME}), flush=True)
+            print(json.dumps({"type": "ready", "name": NAME, "matches": "many"}), flush=True)
         elif kind == "request":
             try:
                 reply = choose(message)

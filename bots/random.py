@@ -2,7 +2,7 @@
 """A bot for any arena game: it plays a uniformly random legal action.
 
 Seeded from the `seed` in the start message, so a replayed match is played the same way.
-Standard library only; protocol v1 (docs/protocol.md).
+Standard library only; protocol v2 (docs/protocol.md; one process plays many matches).
 """
 
 import json
@@ -22,7 +22,7 @@ def main() -> None:
         kind = message.get("type")
         if kind == "start":
             rng.seed(message["seed"])
-            print(json.dumps({"type": "ready", "name": "random"}), flush=True)
+            print(json.dumps({"type": "ready", "name": "random", "matches": "many"}), flush=True)
         elif kind == "request":
             print(json.dumps({"type": "action", "index": rng.randrange(len(message["legal"]))}), flush=True)
         elif kind == "quit":

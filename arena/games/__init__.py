@@ -47,8 +47,14 @@ def get_game(name: str) -> Game:
         target = REGISTRY[name]
     except KeyError:
         raise UnknownGame(f"unknown game {name!r} (known: {', '.join(REGISTRY)})") from None
-    module_name, class_name = target.split(":")
-    return getattr(importlib.import_module(module_name), class_name)()
+    module_name, _, class_name = target.partition(":")
+    try:
+        game_class = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError, ValueError) as error:
+        # A game named in ARENA_GAMES that cannot be loaded: say which, and why, in one line.
+        raise UnknownGame(f"game {name!r} is registered as {target!r}, which cannot be loaded"
+                          f" ({type(error).__name__}: {error})") from None
+    return game_class()
 
 
 def all_games() -> list[Game]:

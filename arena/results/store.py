@@ -331,6 +331,13 @@ class Store:
         if self.readonly:
             connection = self._connect_readonly()
         else:
+            folder = path.parent if str(path.parent) else Path(".")
+            try:
+                read_only_fs = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+            except OSError:
+                read_only_fs = False
+            if read_only_fs:
+                raise StoreError(f"{path} cannot be written (read-only file system)")
             connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         self.db = sqlite_utils.Database(connection)
         self.db.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -341,6 +348,10 @@ class Store:
 
     def _connect_readonly(self) -> sqlite3.Connection:
         quoted = urllib.parse.quote(str(self.path.resolve()))
+        if not Path(str(self.path) + "-wal").exists():
+            # Nobody is writing (a WAL database loses its -wal file when its last writer
+            # closes): read the file as it is, without making -wal and -shm files beside it.
+            return sqlite3.connect(f"file:{quoted}?mode=ro&immutable=1", uri=True, isolation_level=None)
         connection = sqlite3.connect(f"file:{quoted}?mode=ro", uri=True, isolation_level=None,
                                      timeout=BUSY_TIMEOUT_MS / 1000)
         try:

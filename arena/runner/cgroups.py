@@ -137,6 +137,7 @@ class BotGroup:
         name = f"{PREFIX}{owner_pid or os.getpid()}-{next(_counter)}-{os.urandom(3).hex()}"
         self.folders = {controller: base / name for controller, base in hierarchy.bases.items()}
         self.created = False
+        self._kept: dict = {}
 
     # -- life cycle -----------------------------------------------------------------------
 
@@ -197,6 +198,12 @@ class BotGroup:
 
     def remove(self) -> None:
         """Remove the (empty) group's folders; harmless when already gone."""
+        for fd in self._kept.values():
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._kept.clear()
         for folder in self.folders.values():
             for _ in range(200):
                 try:
@@ -216,17 +223,28 @@ class BotGroup:
         return self._read_int("unified", "memory.peak")
 
     def out_of_memory_kills(self) -> int:
-        """How often the kernel's OOM killer struck inside the group."""
+        """How often the kernel's OOM killer struck inside the group (cheap: asked per decision)."""
         if self.hierarchy.version == 1:
-            text = self._read("memory", "memory.oom_control")
+            text = self._read_kept("memory", "memory.oom_control")
             counts = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
             if "oom_kill" in counts:
                 return int(counts["oom_kill"])
             # Old kernels without the counter: having hit the limit is the best sign there is.
             return int(self._read_int("memory", "memory.failcnt") > 0 and counts.get("under_oom") == "1")
-        text = self._read("unified", "memory.events")
+        text = self._read_kept("unified", "memory.events")
         counts = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
         return int(counts.get("oom_kill", 0))
+
+    def _read_kept(self, controller: str, name: str) -> str:
+        """Read a file through a descriptor kept open for the group's life."""
+        key = (controller, name)
+        fd = self._kept.get(key)
+        try:
+            if fd is None:
+                fd = self._kept[key] = os.open(self.folders[controller] / name, os.O_RDONLY | os.O_CLOEXEC)
+            return os.pread(fd, 4096, 0).decode()
+        except (OSError, KeyError):
+            return ""
 
     def cpu_seconds(self) -> float:
         if self.hierarchy.version == 1:
@@ -309,7 +327,7 @@ def remove_stale(hierarchy: Hierarchy | None = None) -> int:
         if not owner.isdigit() or _alive(int(owner)):
             continue
         group = BotGroup.__new__(BotGroup)
-        group.hierarchy, group.limits = hierarchy, None
+        group.hierarchy, group.limits, group._kept = hierarchy, None, {}
         group.folders = {c: base / name for c, base in hierarchy.bases.items() if (base / name).exists()}
         group.created = True
         group.kill(timeout=2.0)

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Starter bot for arena (protocol v1, docs/protocol.md). Copy this folder and edit choose().
+// Starter bot for arena (protocol v2, docs/protocol.md: it plays many matches per process). Copy this folder and edit choose().
 // Plays any of the three games: by default a random legal action. Node.js, no packages.
 // Print debugging output with console.error (stderr), never console.log (stdout).
 "use strict";
@@ -46,7 +46,7 @@ input.on("line", (line) => {
   const message = JSON.parse(line);
   if (message.type === "start") {
     bot.start(message);
-    send({ type: "ready", name: "starter-javascript" });
+    send({ type: "ready", name: "starter-javascript", matches: "many" });
   } else if (message.type === "request") {
     send({ type: "action", index: bot.choose(message.observation, message.legal) });
   } else if (message.type === "end") {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Starter bot for arena (protocol v1, docs/protocol.md). Copy this folder and edit `choose`.
+"""Starter bot for arena (protocol v2, docs/protocol.md: it plays many matches per process). Copy this folder and edit `choose`.
 
 It plays any of the three games: by default it picks a random legal action. Standard
 library only. Print your debugging to stderr, never to stdout.
@@ -43,7 +43,7 @@ def main():
         kind = message.get("type")
         if kind == "start":
             bot.start(message)
-            send({"type": "ready", "name": "starter-python"})
+            send({"type": "ready", "name": "starter-python", "matches": "many"})
         elif kind == "request":
             send({"type": "action", "index": bot.choose(message["observation"], message["legal"])})
         elif kind == "end":
