@@ -230,7 +230,8 @@ class _ProgressPrinter:
 def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots: int | None = None) -> None:
     from arena.tournament import run
 
-    summary = run(store, tournament_id, workers, progress=_ProgressPrinter(tournament_id), keep_bots=keep_bots)
+    summary = run(store, tournament_id, workers, progress=_ProgressPrinter(tournament_id), keep_bots=keep_bots,
+                  restore_signals=False)
     errors = f", {summary.errors} harness errors" if summary.errors else ""
     if summary.problem:
         click.echo(f"tournament {tournament_id} stopped: {summary.played} matches played{errors},"

@@ -86,9 +86,10 @@ class _StopFlag:
         except (BlockingIOError, OSError):
             pass
 
-    def restore(self) -> None:
-        for signum, previous in self._previous.items():
-            signal.signal(signum, previous)
+    def restore(self, handlers: bool = True) -> None:
+        if handlers:
+            for signum, previous in self._previous.items():
+                signal.signal(signum, previous)
         if self._previous_wakeup is not None:
             signal.set_wakeup_fd(self._previous_wakeup)
         for fd in (self.read_fd, self.write_fd):
@@ -108,8 +109,11 @@ def _spec(match: dict, tournament: dict, limits: dict, seat_limits: dict, bot_se
 
 def run(store: Store, tournament_id: int, workers: int | None = None,
         progress: Callable[[Progress], None] | None = None, play: Callable | None = None,
-        executor=None, keep_bots: int | None = None) -> RunSummary:
-    """Play the tournament's pending matches and store each one (see the module docstring)."""
+        executor=None, keep_bots: int | None = None, restore_signals: bool = True) -> RunSummary:
+    """Play the tournament's pending matches and store each one (see the module docstring).
+
+    With ``restore_signals=False`` (the command line, which exits right after) the stop
+    handlers stay installed, so a signal that comes after the stop changes nothing."""
     from arena.results import keys
     from arena.runner.match import Limits
     from arena.runner.sandbox import detect
@@ -164,7 +168,7 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
                 progress(Progress(done, total, summary.errors, summary.failures, summary.seconds, final=True))
         finally:
             _unblock_stop_signals()  # a signal that came meanwhile lands on our flag, harmlessly
-            stop.restore()
+            stop.restore(handlers=restore_signals)
     return summary
 
 
