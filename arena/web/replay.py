@@ -148,6 +148,8 @@ def _set(node: Any, path: list, op: list) -> Any:
     key = path[0]
     if len(path) == 1 and len(op) == 1:
         del copy[key]
+    elif len(path) == 1 and len(op) == 2:
+        copy[key] = op[1]  # also a key the frame did not have yet
     else:
         copy[key] = _set(node[key], path[1:], op)
     return copy

@@ -18,6 +18,7 @@
     const copy = Array.isArray(node) ? node.slice() : Object.assign({}, node);
     const key = path[depth];
     if (depth === path.length - 1 && op.length === 1) delete copy[key];
+    else if (depth === path.length - 1 && op.length === 2) copy[key] = op[1]; // also a new key
     else copy[key] = setPath(node[key], path, op, depth + 1);
     return copy;
   }
