@@ -13,7 +13,6 @@ announced ``secret`` column, filled in, so tests can check that it is never serv
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import shutil
 from pathlib import Path
@@ -21,29 +20,12 @@ from pathlib import Path
 import pytest
 
 from arena.results.store import Store
-from arena.runner.match import MatchSpec, play_match
 from arena.tournament import TournamentConfig, create
 from botmaker import write_bot
-from webfixtures import EVIL_REQUEST, EVIL_NAME, SECRET
+from webfixtures import EVIL_NAME, EVIL_REQUEST, SECRET, play_pending
 
 REPO = Path(__file__).resolve().parents[2]
 BOTS = REPO / "bots"
-def play_pending(store: Store, tournament_id: int, workers: int = 2, each=None) -> None:
-    """Play the tournament's pending matches with real bots and commit them (in schedule order)."""
-    pending = store.pending_matches(tournament_id)
-    store.set_tournament_status(tournament_id, "running", os.getpid())
-
-    def play(match):
-        return play_match(MatchSpec(match["game"], match["bots"], match["seed"], match["options"]))
-
-    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
-        for match, result in zip(pending, pool.map(play, pending)):
-            store.record_match(match["id"], result.to_dict())
-            if each:
-                each(match)
-    store.set_tournament_status(tournament_id, "finished")
-
-
 class WebDB:
     """The session database and the ids the tests look up."""
 

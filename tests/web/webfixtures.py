@@ -1,4 +1,13 @@
-"""What the web tests' hostile bot writes, and the secret the database must never serve."""
+"""What the web tests' hostile bot writes, the secret the database must never serve, and
+how the tests play a tournament's matches."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+
+from arena.results.store import Store
+from arena.runner.match import MatchSpec, play_match
 
 EVIL_NAME = "<script>window.__pwned='name'</script><img src=x onerror=\"window.__pwned='name-img'\">"
 EVIL_DEBUG = "<script>window.__pwned='debug'</script>"
@@ -17,3 +26,19 @@ elif requests == 2:
 else:
     sys.stdout.write({EVIL_LINE!r} + "\\n"); sys.stdout.flush()
 '''
+
+
+def play_pending(store: Store, tournament_id: int, workers: int = 2, each=None) -> None:
+    """Play the tournament's pending matches with real bots and commit them (in schedule order)."""
+    pending = store.pending_matches(tournament_id)
+    store.set_tournament_status(tournament_id, "running", os.getpid())
+
+    def play(match):
+        return play_match(MatchSpec(match["game"], match["bots"], match["seed"], match["options"]))
+
+    with concurrent.futures.ThreadPoolExecutor(workers) as pool:
+        for match, result in zip(pending, pool.map(play, pending)):
+            store.record_match(match["id"], result.to_dict())
+            if each:
+                each(match)
+    store.set_tournament_status(tournament_id, "finished")
