@@ -10,6 +10,7 @@ styles, so even text that slipped past escaping could not run. Endpoints are lis
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 from pathlib import Path
 from typing import Any, Callable
@@ -62,6 +63,7 @@ API_ENDPOINTS = [
     ("/api/matches/{id}", "a match: seats (with stderr), options, seed, times"),
     ("/api/matches/{id}/log", "the match log as stored: every event"),
     ("/api/matches/{id}/replay", "the replay: steps (decision, debug, reply ms), views, frame count, the log check"),
+    ("/api/matches/{id}/check", "the check of the log against the engine's replay, run to the end"),
     ("/api/matches/{id}/frames", "frames of a view in chunks (?view=full|seat-N|snapshot&chunk=N or &frame=N)"),
 ]
 
@@ -244,9 +246,11 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
         summary = data.match_summary(found)
         viewer = None
         if replay is not None:
+            # Only the first chunk is computed now (and the log checked that far): the viewer
+            # fetches the rest, and the check's outcome, after its first paint.
+            first_chunk = replay.chunk_bytes("full", 0).decode()
             viewer = {"match": _client_match(summary), "replay": replay.summary(), "source": "api",
                       "drawn": found["game"] in DRAWN}
-            first_chunk = replay.chunk_bytes("full", 0).decode()
         stderr = {seat["seat"]: seat.get("stderr") or "" for seat in found["seats"]}
         return page("match.html", request, match=summary, stderr=stderr, viewer=viewer, reason=reason,
                     first_chunk=Markup(_script_safe(first_chunk)) if replay is not None else None)
@@ -327,7 +331,13 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
         replay, reason = replay_of(store, request.path_params["id"])
         if replay is None:
             raise HTTPException(409, reason)
-        return {"match_id": replay.match_id, **replay.summary()}
+        return {"match_id": replay.match_id, **replay.summary(check=True)}
+
+    def api_check(store, request):
+        replay, reason = replay_of(store, request.path_params["id"])
+        if replay is None:
+            raise HTTPException(409, reason)
+        return {"match_id": replay.match_id, "verification": replay.check()}
 
     def api_frames(request: Request):
         store = stores.get()
@@ -349,10 +359,10 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
             return JSONResponse({"error": error.detail}, status_code=error.status_code)
         except IndexError as error:
             return JSONResponse({"error": str(error)}, status_code=404)
-        head = f'{{"match_id":{replay.match_id},"view":"{view}","chunk":{index},"chunks":{replay.chunk_count(view)},' \
-               f'"frame_count":{replay.frame_count},"data":'.encode()
-        return Response(head + body + b"}", media_type="application/json",
-                        headers={"cache-control": "public, max-age=3600"})
+        frames = replay.frame_count
+        head = (f'{{"match_id":{replay.match_id},"view":"{view}","chunk":{index},"chunks":{-(-frames // CHUNK)},'
+                f'"frame_count":{frames},"verification":{json.dumps(replay.verification)},"data":').encode()
+        return Response(head + body + b"}", media_type="application/json")
 
     routes = [
         Route("/", html_endpoint(index_page)),
@@ -379,6 +389,7 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
         Route("/api/matches/{id:int}", json_endpoint(api_match)),
         Route("/api/matches/{id:int}/log", json_endpoint(api_log)),
         Route("/api/matches/{id:int}/replay", json_endpoint(api_replay)),
+        Route("/api/matches/{id:int}/check", json_endpoint(api_check)),
         Route("/api/matches/{id:int}/frames", api_frames),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]

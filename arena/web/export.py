@@ -30,7 +30,7 @@ def replay_html(store, match_id: int) -> tuple[str, dict]:
     summary = data.match_summary(found)
     views = [view for view in replay.views() if view != "snapshot"]
     chunks = {view: [replay.chunk(view, index) for index in range(replay.chunk_count(view))] for view in views}
-    replay_summary = {**replay.summary(), "views": views}
+    replay_summary = {**replay.summary(check=True), "views": views}
     viewer = {"match": _client_match(summary), "replay": replay_summary, "source": "inline",
               "drawn": found["game"] in DRAWN, "chunks": chunks}
     names = ["arena.js", *([f"board-{found['game']}.js"] if found["game"] in DRAWN else []), "replay.js", "match.js"]

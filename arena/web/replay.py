@@ -96,7 +96,9 @@ def diff(old: Any, new: Any, path: list | None = None, ops: list | None = None) 
     """The ops that turn ``old`` into ``new`` (see the module docstring)."""
     path = [] if path is None else path
     ops = [] if ops is None else ops
-    if old is new:
+    if old is new or (type(old) is type(new) and old == new):
+        # Equal parts (compared in C, much faster than walking them) need no op. Python
+        # calls 1 and True equal inside containers; JSON frames never swap one for the other.
         return ops
     if isinstance(old, dict) and isinstance(new, dict):
         for key, value in new.items():
@@ -166,8 +168,44 @@ def encode_chunks(frames: list) -> list[dict]:
 
 # ---- the replay -----------------------------------------------------------------------------------
 
+class _Cursor:
+    """One view's frames, computed as far as they have been asked for."""
+
+    def __init__(self, states: Iterator, make):
+        self.states = states
+        self.make = make
+        self.chunks: list[bytes] = []
+        self.done = False
+        self.frames = 0
+
+    def advance(self, index: int) -> None:
+        """Compute chunks until chunk ``index`` exists or the frames end."""
+        while len(self.chunks) <= index and not self.done:
+            part = []
+            for state in self.states:
+                # Through JSON: plain lists and string keys, and no frame shares a list with
+                # the engine's state (which the next action changes).
+                part.append(json.loads(json.dumps(self.make(state))))
+                if len(part) == CHUNK:
+                    break
+            else:
+                self.done = True
+            if part:
+                start = len(self.chunks) * CHUNK
+                chunk = {"start": start, "count": len(part), "base": part[0],
+                         "ops": [diff(a, b) for a, b in zip(part, part[1:])]}
+                self.chunks.append(json.dumps(chunk, separators=(",", ":")).encode())
+                self.frames = start + len(part)
+
+
 class Replay:
-    """One stored match, replayable (build it from `arena.web.data.match`)."""
+    """One stored match, replayable (build it from `arena.web.data.match`).
+
+    Frames are computed lazily, per view and chunk: showing the start of a long match
+    replays only its first `CHUNK` steps. The log check runs along with the first view
+    computed (`verification` reports how far it got: ``done`` once it reached the end);
+    `check` runs it to the end.
+    """
 
     def __init__(self, match: dict):
         self.match_id = match["id"]
@@ -182,18 +220,26 @@ class Replay:
         except UnknownGame as error:
             raise ReplayUnavailable(str(error)) from None
         self.steps, self.start_failures, self.end, self._requests = parse_log(match.get("log") or [])
-        self.verification: dict | None = None
-        self.frame_count: int | None = None
-        self._chunks: dict[str, list[bytes]] = {}
+        self.verification = {"done": False, "ok": None, "checked_steps": 0, "checked_requests": 0,
+                             "mismatches": [], "error": None, "complete": None, "scores_match": None}
+        self._checker: str | None = None  # the view whose cursor runs the check
+        self._cursors: dict[str, _Cursor] = {}
         self._lock = threading.Lock()
+
+    @property
+    def frame_count(self) -> int:
+        """Frames of a complete replay: one before each decision, and the final state. A
+        replay the engine cannot finish (see `verification`) has fewer."""
+        if self.verification["done"] and self.verification["error"]:
+            return min((c.frames for c in self._cursors.values() if c.done), default=len(self.steps) + 1)
+        return len(self.steps) + 1
 
     def views(self) -> list[str]:
         return ["full", *[f"seat-{seat}" for seat in range(self.players)], "snapshot"]
 
-    def _states(self) -> Iterator:
-        """The state before each step and after the last, checking the log on the first pass."""
-        verify = self.verification is None
-        report = {"checked_requests": 0, "mismatches": [], "error": None, "complete": False, "scores_match": None}
+    def _states(self, verify: bool) -> Iterator:
+        """The state before each step and after the last; with ``verify``, checking the log."""
+        report = self.verification
         state = self.game.create_state(self.players, int(self.seed), self.game.validate(self.players, self.options))
         for index, step in enumerate(self.steps):
             yield state
@@ -204,26 +250,31 @@ class Replay:
                     raise GameError(f"the log's step {step['step']} is decision {index}")
                 state.apply(step["action"])
             except IllegalAction as error:
-                report["error"] = f"step {index}: the engine refuses the logged action: {error.reason}"
+                if verify:
+                    report["error"] = f"step {index}: the engine refuses the logged action: {error.reason}"
                 break
             except GameError as error:
-                report["error"] = f"step {index}: {error}"
+                if verify:
+                    report["error"] = f"step {index}: {error}"
                 break
         else:
             yield state
-            report["complete"] = state.is_over()
-            if not report["complete"]:
-                report["error"] = f"the game is not over after the {len(self.steps)} logged decisions"
-            if self.end is not None:
-                report["scores_match"] = _same(list(state.scores()), self.end.get("scores"))
+            if verify:
+                report["complete"] = state.is_over()
+                if not report["complete"]:
+                    report["error"] = f"the game is not over after the {len(self.steps)} logged decisions"
+                if self.end is not None:
+                    report["scores_match"] = _same(list(state.scores()), self.end.get("scores"))
         if verify:
+            report["complete"] = bool(report["complete"])
             report["ok"] = (report["complete"] and not report["mismatches"] and report["error"] is None
                             and report["scores_match"] is not False)
-            self.verification = report
+            report["done"] = True
             self._requests = {}  # checked: the bulk of the log is no longer needed
 
     def _check(self, index: int, step: dict, state, report: dict) -> None:
         mismatches = report["mismatches"]
+        report["checked_steps"] = index + 1
         if state.current_seat() != step["seat"]:
             mismatches.append({"step": index, "seat": step["seat"], "field": "seat",
                                "detail": f"the engine has seat {state.current_seat()} to move"})
@@ -238,38 +289,45 @@ class Replay:
                     mismatches.append({"step": index, "seat": step["seat"], "field": field,
                                        "detail": f"the replayed {field} differs from the logged request"})
 
-    def _compute(self, view: str) -> list[bytes]:
-        make = view_function(self.game_name, view)
-        # Through JSON: plain lists and string keys, and no frame shares a list with the
-        # engine's state (which the next action changes).
-        frames = [json.loads(json.dumps(make(state))) for state in self._states()]
-        self.frame_count = len(frames)
-        return [json.dumps(chunk, separators=(",", ":")).encode() for chunk in encode_chunks(frames)]
-
-    def ensure(self, view: str = "full") -> None:
-        """Compute the view's frames (and the verification) if not done yet."""
+    def _cursor(self, view: str) -> _Cursor:
         if view not in self.views():
             raise ValueError(f"unknown view {view!r} for this match (views: {', '.join(self.views())})")
-        with self._lock:
-            if view not in self._chunks:
-                self._chunks[view] = self._compute(view)
+        cursor = self._cursors.get(view)
+        if cursor is None:
+            verify = self._checker is None
+            if verify:
+                self._checker = view
+            cursor = self._cursors[view] = _Cursor(self._states(verify), view_function(self.game_name, view))
+        return cursor
 
     def chunk_bytes(self, view: str, index: int) -> bytes:
-        self.ensure(view)
-        chunks = self._chunks[view]
-        if not 0 <= index < len(chunks):
-            raise IndexError(f"chunk {index} out of range (0..{len(chunks) - 1})")
-        return chunks[index]
+        """Chunk ``index`` of a view as JSON (computed on first use)."""
+        with self._lock:
+            cursor = self._cursor(view)
+            cursor.advance(index)
+            if not 0 <= index < len(cursor.chunks):
+                raise IndexError(f"chunk {index} out of range (0..{len(cursor.chunks) - 1})")
+            return cursor.chunks[index]
 
     def chunk(self, view: str, index: int) -> dict:
         return json.loads(self.chunk_bytes(view, index))
 
     def chunk_count(self, view: str = "full") -> int:
-        self.ensure(view)
-        return len(self._chunks[view])
+        """Chunks of a view; computes the whole view."""
+        with self._lock:
+            cursor = self._cursor(view)
+            cursor.advance(1 << 30)
+            return len(cursor.chunks)
+
+    def check(self) -> dict:
+        """The log check, run to the end if it has not got there yet."""
+        with self._lock:
+            if not self.verification["done"]:
+                self._cursor(self._checker or "full").advance(1 << 30)
+        return self.verification
 
     def frames(self, view: str) -> list:
-        """Every frame of a view, decoded (tests, the standalone file's checks)."""
+        """Every frame of a view, decoded (tests)."""
         frames = []
         for index in range(self.chunk_count(view)):
             part = self.chunk(view, index)
@@ -280,13 +338,15 @@ class Replay:
                 frames.append(frame)
         return frames
 
-    def summary(self) -> dict:
-        """What the viewer needs besides frames: steps, failures, end, views, the check."""
-        self.ensure("full")
+    def summary(self, check: bool = False) -> dict:
+        """What the viewer needs besides frames: steps, failures, end, views, the check (run
+        to the end with ``check``; else as far as the frames computed so far go)."""
+        if check:
+            self.check()
         return {"game": self.game_name, "players": self.players, "steps": self.steps,
                 "start_failures": self.start_failures, "end": self.end, "views": self.views(),
                 "frame_count": self.frame_count, "chunk_size": CHUNK,
-                "chunks": self.chunk_count("full"), "verification": self.verification}
+                "chunks": -(-self.frame_count // CHUNK), "verification": dict(self.verification)}
 
 
 class ReplayCache:

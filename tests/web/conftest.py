@@ -36,6 +36,11 @@ class WebDB:
     def store(self) -> Store:
         return Store(self.path)
 
+    def pending_match(self) -> int:
+        with self.store() as store:
+            return store.one("SELECT id FROM matches WHERE tournament_id = ? LIMIT 1",
+                             [self.tournaments["pending"]])["id"]
+
     def match_ids(self, game: str) -> list[int]:
         with self.store() as store:
             return [r["id"] for r in store.query("SELECT id FROM matches WHERE game = ? AND status = 'finished'"
@@ -80,10 +85,10 @@ def web_db(tmp_path_factory) -> WebDB:
         for key, config in plan.items():
             db.tournaments[key] = create(store, config)
             play_pending(store, db.tournaments[key])
-        # Not played: the live-progress test plays it while a page watches.
-        db.tournaments["live"] = create(store, TournamentConfig(
-            game="toy", bots=[write_bot(root / "src", "first"), write_bot(root / "src", "second")],
-            rounds=2, seed=9, name="live"))
+        # Not played: the live-progress test plays it while a page watches; "pending" never is.
+        toys = [write_bot(root / "src", "first"), write_bot(root / "src", "second")]
+        db.tournaments["live"] = create(store, TournamentConfig(game="toy", bots=toys, rounds=2, seed=9, name="live"))
+        db.tournaments["pending"] = create(store, TournamentConfig(game="toy", bots=toys, seed=10, name="pending"))
         store.db.execute("UPDATE bots SET name = ? WHERE name = 'evil'", [EVIL_NAME])
         store.db.execute("ALTER TABLE tournaments ADD COLUMN secret TEXT")
         store.db.execute("UPDATE tournaments SET secret = ? || id", [SECRET])

@@ -143,6 +143,7 @@ def test_five_towers_replay_steps_plays_and_switches_views(page, server, web_db,
     match_id = web_db.match_ids("five-towers")[0]
     page.goto(f"{server}/matches/{match_id}")
     wait_frame(page, 0, "full")
+    page.wait_for_selector('#viewer[data-checked="ok"]')  # the check finishes after the first paint
     assert "logged requests match the replay" in page.locator("#v-check").inner_text()
     page.locator("#viewer").focus()
     for _ in range(3):

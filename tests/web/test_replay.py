@@ -24,9 +24,10 @@ def load(web_db, match_id: int) -> dict:
 def test_every_stored_match_replays_exactly_as_logged(web_db, game):
     for match_id in web_db.match_ids(game):
         replay = Replay(load(web_db, match_id))
-        summary = replay.summary()
+        summary = replay.summary(check=True)
         check = summary["verification"]
-        assert check["ok"], (match_id, check)
+        assert check["ok"] and check["done"], (match_id, check)
+        assert check["checked_steps"] == len(summary["steps"])
         assert check["checked_requests"] > 0 and check["complete"] and check["scores_match"]
         assert summary["frame_count"] == len(summary["steps"]) + 1
         assert summary["chunks"] == -(-summary["frame_count"] // CHUNK)
@@ -52,12 +53,26 @@ def test_fallback_decisions_are_replayed_too(web_db):
         row = store.one("SELECT m.id FROM matches m JOIN match_seats s ON s.match_id = m.id"
                         " WHERE s.status = 'protocol' ORDER BY m.id LIMIT 1")
     replay = Replay(load(web_db, row["id"]))
-    steps = replay.summary()["steps"]
+    steps = replay.summary(check=True)["steps"]
     failed = [s for s in steps if s["failure"]]
     assert failed and failed[0]["failure"]["status"] == "protocol"
     assert failed[0]["by"] == "fallback"
     assert any(s["by"] == "fallback" for s in steps[steps.index(failed[0]) + 1:])
     assert replay.verification["ok"]
+
+
+def test_frames_are_computed_lazily_and_the_check_goes_as_far_as_they_go(web_db):
+    match_id = web_db.match_ids("five-towers")[0]
+    replay = Replay(load(web_db, match_id))
+    assert len(replay.steps) > CHUNK
+    first = replay.chunk("full", 0)
+    assert first["start"] == 0 and first["count"] == CHUNK
+    check = replay.verification
+    assert not check["done"] and check["ok"] is None and check["checked_steps"] == CHUNK - 1
+    assert replay.chunk("seat-0", 0)["count"] == CHUNK  # another view does not check again
+    assert replay.verification["checked_steps"] == CHUNK - 1
+    assert replay.check()["done"] and replay.verification["ok"]
+    assert replay.verification["checked_steps"] == len(replay.steps)
 
 
 def test_the_full_view_holds_what_the_seats_cannot_see(web_db):
@@ -83,7 +98,7 @@ def test_a_log_that_does_not_match_the_engine_is_reported(web_db):
     requests = [e for e in match["log"] if e["event"] == "request"]
     requests[3]["message"]["observation"]["round"] = 99
     requests[4]["message"]["legal"] = []
-    check = Replay(match).summary()["verification"]
+    check = Replay(match).summary(check=True)["verification"]
     assert not check["ok"]
     assert [(m["step"], m["field"]) for m in check["mismatches"]] == [
         (requests[3]["step"], "observation"), (requests[4]["step"], "legal")]
@@ -92,14 +107,14 @@ def test_a_log_that_does_not_match_the_engine_is_reported(web_db):
     actions = [e for e in match["log"] if e["event"] == "action"]
     actions[5]["action"] = {"type": "bid", "amount": 17}
     replay = Replay(match)
-    check = replay.summary()["verification"]
+    check = replay.summary(check=True)["verification"]
     assert not check["ok"] and "step 5: the engine refuses the logged action" in check["error"]
     assert replay.frame_count == 6  # the frames up to the refused action are still shown
 
 
 def test_a_pending_match_or_an_unknown_game_has_no_replay(web_db):
+    pending = web_db.pending_match()
     with Store(web_db.path) as store:
-        pending = store.one("SELECT id FROM matches WHERE status = 'pending' LIMIT 1")["id"]
         with pytest.raises(ReplayUnavailable, match="pending"):
             Replay(data.match(store, pending, with_log=True))
         match = data.match(store, web_db.match_ids("five-towers")[0], with_log=True)

@@ -147,7 +147,7 @@ def test_a_tournament_page_has_progress_standings_and_head_to_head(client, web_d
     assert "secret" not in t and "config" not in t and "runner_pid" not in t
     page = client.get(f"/tournaments/{tid}").text
     assert 'id="head-to-head"' in page and 'id="standings"' in page
-    live = client.get(f"/api/tournaments/{web_db.tournaments['live']}/progress").json()
+    live = client.get(f"/api/tournaments/{web_db.tournaments['pending']}/progress").json()
     assert live["matches_pending"] == live["matches_total"] > 0
 
 
@@ -179,7 +179,7 @@ def test_frames_by_frame_number_and_bad_requests(client, web_db):
 
 
 def test_unknown_things_are_404s(client, web_db):
-    pending = open_store(web_db.path).one("SELECT id FROM matches WHERE status = 'pending' LIMIT 1")["id"]
+    pending = web_db.pending_match()
     for url in ["/matches/99999", "/bots/99999", "/tournaments/99999", "/games/chess", "/nothing/here",
                 "/api/matches/99999", "/api/bots/99999/matches", "/api/tournaments/99999/progress",
                 "/api/games/chess/leaderboard", "/api/nothing"]:

@@ -29,17 +29,23 @@
   };
 
   /* Where chunks come from: the server's API, or data inlined in the page. */
+  function getJSON(url) {
+    return fetch(url).then((r) => { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); });
+  }
+  /* get(view, index) -> {data: chunk, verification?}; check() -> the finished log check */
   A.apiSource = function (matchId) {
     return {
       get(view, index) {
-        return fetch("/api/matches/" + matchId + "/frames?view=" + encodeURIComponent(view) + "&chunk=" + index)
-          .then((r) => { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
-          .then((body) => body.data);
+        return getJSON("/api/matches/" + matchId + "/frames?view=" + encodeURIComponent(view) + "&chunk=" + index);
       },
+      check() { return getJSON("/api/matches/" + matchId + "/check").then((body) => body.verification); },
     };
   };
   A.inlineSource = function (chunks) {
-    return { get(view, index) { return Promise.resolve(chunks[view][index]); } };
+    return {
+      get(view, index) { return Promise.resolve({ data: chunks[view][index] }); },
+      check() { return Promise.resolve(null); },
+    };
   };
 
   class Viewer {
@@ -177,8 +183,9 @@
       const key = view + ":" + index;
       const known = this.chunks.get(key);
       if (known) return known instanceof Promise ? known : Promise.resolve(known);
-      const promise = this.source.get(view, index).then((chunk) => {
-        const decoded = this.decoder(chunk);
+      const promise = this.source.get(view, index).then((answer) => {
+        if (answer.verification) this.updateCheck(answer.verification);
+        const decoded = this.decoder(answer.data);
         this.chunks.set(key, decoded);
         return decoded;
       }, (error) => { this.chunks.delete(key); throw error; });
@@ -223,6 +230,11 @@
         this.root.dataset.frame = String(i);
         this.root.dataset.view = view;
         this.renderJSON();
+        if (!this.painted) {
+          this.painted = true;
+          performance.mark("arena-board-drawn");
+          requestAnimationFrame(() => setTimeout(() => this.prefetch(view), 0));
+        }
         try { history.replaceState(null, "", "#step=" + i + "&view=" + view); } catch (e) { /* file:// */ }
       }, (error) => {
         if (token !== this.token) return;
@@ -230,9 +242,36 @@
       });
     }
 
+    /* After the first paint: the view's other chunks, one by one, then the log check's end. */
+    prefetch(view) {
+      const chunks = Math.ceil(this.total / this.chunkSize);
+      let next = 1;
+      const more = () => {
+        if (next >= chunks) {
+          if (!this.replay.verification.done) this.source.check().then((v) => { if (v) this.updateCheck(v); }).catch(() => {});
+          return;
+        }
+        this.chunk(view, next++).then(() => setTimeout(more, 20), () => {});
+      };
+      more();
+    }
+
+    updateCheck(verification) {
+      const old = this.replay.verification || {};
+      if (old.done && !verification.done) return;
+      this.replay.verification = verification;
+      this.renderCheck();
+    }
+
     renderCheck() {
       const check = this.replay.verification || {};
       const box = A.clear(this.el("v-check"));
+      this.root.dataset.checked = check.done ? (check.ok ? "ok" : "bad") : "running";
+      if (!check.done && !(check.mismatches || []).length && !check.error) {
+        box.className = "check running";
+        box.appendChild(h("span", null, "Checking the log against the engine's replay… the first " + check.checked_steps + " steps agree so far."));
+        return;
+      }
       if (check.ok) {
         box.className = "check ok";
         box.appendChild(h("span", null, "✓ Replayed by the engine: " + check.checked_requests + " logged requests match the replay, and the final scores."));
