@@ -86,7 +86,8 @@ def web_db(tmp_path_factory) -> WebDB:
             db.tournaments[key] = create(store, config)
             play_pending(store, db.tournaments[key])
         # Not played: the live-progress test plays it while a page watches; "pending" never is.
-        toys = [write_bot(root / "src", "first"), write_bot(root / "src", "second")]
+        toys = [write_bot(root / "src", "first"),  # takes 1 point a turn; "greedy" takes 3
+                write_bot(root / "src", "greedy", on_request='reply({"type": "action", "index": 2})')]
         db.tournaments["live"] = create(store, TournamentConfig(game="toy", bots=toys, rounds=2, seed=9, name="live"))
         db.tournaments["pending"] = create(store, TournamentConfig(game="toy", bots=toys, seed=10, name="pending"))
         store.db.execute("UPDATE bots SET name = ? WHERE name = 'evil'", [EVIL_NAME])

@@ -308,9 +308,15 @@ def test_a_running_tournament_page_updates_itself(page, server, web_db, tmp_path
     total = page.locator("#t-total").inner_text()
     assert page.locator("#t-done").inner_text() == total == "4"
     assert page.evaluate("window.__notReloaded") is True
+    until(lambda: page.locator("#progress").get_attribute("data-refreshed") == "4", 15, "the last refresh")
     rows = page.locator("#standings tbody tr")
-    until(lambda: rows.first.locator("td").nth(6).inner_text() == "4", what="standings")
-    assert rows.count() == 2
+    assert rows.count() == 2 and rows.first.locator("td").nth(6).inner_text() == "4"
+    assert rows.first.locator("svg.interval").count() == 1
+    assert page.locator("#recent-box tbody tr").count() == 4
+    assert page.locator("#head-to-head td.win").inner_text() == "4–0–0"  # greedy beats first
+    assert rows.first.get_attribute("data-bot") == "greedy"
+    assert "ok 8" in page.locator("#statuses-box").inner_text()
+    assert page.locator("#t-started-at").inner_text() != "–"
     shoot(page, tmp_path, "tournament")
 
 

@@ -146,7 +146,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | st.text("ab
                                                                                  max_size=4), max_leaves=20)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(JSON, JSON)
 def test_diff_then_apply_gives_the_new_frame_and_leaves_the_old_one(old, new):
     before = json.dumps(old)
