@@ -24,6 +24,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from arena.games import game_names, get_game
 from arena.results.store import FAILURE_KINDS, SEAT_STATUSES, StoreError
 from arena.web import data
 from arena.web.boards import DRAWN
@@ -137,6 +138,24 @@ def _failures_text(failures: dict | None) -> str:
     return " ".join(f"{kind} {count}" for kind, count in failures.items() if count) or "–"
 
 
+def display_board(board: dict) -> dict:
+    """A leaderboard with its rows ready for the template (formatted numbers, the bar)."""
+    low, high = board["scale"]
+    span = (high - low) or 1.0
+    rows = []
+    for e in board["entries"]:
+        x1 = 2 + 116 * (e["mu"] - 3 * e["sigma"] - low) / span
+        x2 = 2 + 116 * (e["mu"] + 3 * e["sigma"] - low) / span
+        rows.append({
+            "rank": e["rank"], "bot_id": e.get("bot_id"), "name": visible(e["bot"]), "version": e["version"],
+            "latest_tag": e.get("latest") and board.get("versions") == "all",
+            "conservative": f"{e['conservative']:.2f}", "mu": f"{e['mu']:.2f}", "sigma": f"{e['sigma']:.2f}",
+            "x1": f"{x1:.1f}", "width": f"{max(x2 - x1, 1):.1f}", "xm": f"{2 + 116 * (e['mu'] - low) / span:.1f}",
+            "matches": e["matches"], "first_places": e["first_places"], "average_rank": _number(e["average_rank"]),
+            "failures": [e["failures"][kind] for kind in FAILURE_KINDS]})
+    return {**board, "rows": rows}
+
+
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
@@ -174,6 +193,15 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
     stores = Stores(str(db_path))
     env = environment()
     replays = ReplayCache(replay_cache_size)
+    # Warm up now rather than in a visitor's first request: templates and the game engines.
+    for name in ("index.html", "game.html", "tournaments.html", "tournament.html", "bot.html", "match.html",
+                 "viewer.html", "plot.html", "error.html"):
+        env.get_template(name)
+    for name in game_names():
+        try:
+            get_game(name)
+        except Exception:  # noqa: BLE001 - a game that cannot load shows as JSON (or not at all)
+            pass
 
     def page(name: str, request: Request, status: int = 200, **context) -> HTMLResponse:
         template = env.get_template(name)
@@ -212,7 +240,8 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
 
     def index_page(store, request):
         games = data.games(store)
-        boards = {g["name"]: data.leaderboard(store, g["name"], "latest", 5) for g in games if g["rated_versions"]}
+        boards = {g["name"]: display_board(data.leaderboard(store, g["name"], "latest", 5))
+                  for g in games if g["rated_versions"]}
         return page("index.html", request, games=games, boards=boards,
                     tournaments=data.tournaments(store, limit=10))
 
@@ -220,7 +249,7 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
         game = data.known_game(store, request.path_params["game"])
         versions = _versions(request, "latest")
         board = data.leaderboard(store, game["name"], versions, _int_param(request, "limit", None, 1))
-        return page("game.html", request, game=game, board=board, versions=versions,
+        return page("game.html", request, game=game, board=display_board(board), versions=versions,
                     tournaments=data.tournaments(store, game["name"], limit=20),
                     bots=data.bots(store, game["name"]))
 
@@ -231,6 +260,7 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
     def tournament_page(store, request):
         versions = _versions(request, "all")
         tournament = data.tournament(store, request.path_params["id"], versions)
+        tournament["standings"] = display_board(tournament["standings"])
         return page("tournament.html", request, t=tournament, versions=versions)
 
     def bot_page(store, request):
