@@ -194,7 +194,10 @@ def test_five_towers_replay_steps_plays_and_switches_views(page, server, web_db,
 
 def test_agent_avenue_board_spies_areas_hands(page, server, web_db, tmp_path):
     match_id = web_db.match_ids("agent-avenue")[0]
-    step = 5
+    with Store(web_db.path) as store:
+        log = store.match(match_id)["log"]
+    # a step where the chooser decides: both cards are on offer
+    step = [e["step"] for e in log if e["event"] == "request" and e["message"]["observation"]["phase"] == "choose"][1]
     state, actions, match = engine_at(web_db, match_id, step)
     snap = state.snapshot()
     page.goto(f"{server}/matches/{match_id}#step={step}&view=full")
@@ -211,12 +214,17 @@ def test_agent_avenue_board_spies_areas_hands(page, server, web_db, tmp_path):
     offer = page.locator(".aa-market [data-bm]")
     assert [offer.nth(i).get_attribute("data-bm") for i in range(min(offer.count(), len(snap["bm_offer"])))] == \
         snap["bm_offer"]
-    assert page.locator(f'.aa-space.corner').count() == 4
+    assert page.locator(".aa-space.corner").count() == 4
+    offered = page.locator('[data-testid="current-play"] [data-agent]')
+    assert [offered.nth(i).get_attribute("data-agent") for i in range(offered.count())] == \
+        [snap["face_up"], snap["face_down"]]  # the full view shows the face-down card
     shoot(page, tmp_path, "agent-avenue")
 
     page.select_option("#v-view", "seat-0")
     wait_frame(page, step, "seat-0")
     assert page.locator('[data-hand="1"] .back').count() == len(snap["hands"][1])  # hidden from seat 0
+    if snap["face_down_seat"] != 0:
+        assert page.locator('[data-testid="current-play"] .back').count() == 1
     own = page.locator('[data-hand="0"] [data-agent]')
     assert [own.nth(i).get_attribute("data-agent") for i in range(own.count())] == sorted(snap["hands"][0])
 
