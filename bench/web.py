@@ -172,7 +172,8 @@ def big_match(folder: Path) -> tuple[str, int, int]:
         store.record_match(match_id, result)
     decisions = sum(1 for e in result["log"] if e["event"] == "action")
     blob = len(zlib.compress(json.dumps(result["log"]).encode()))
-    print(f"a real 4-player Fifth Avenue match (tournament seed {seed}): {decisions} decisions, log {size / 1e6:.2f} MB as JSON,"
+    print(f"a real 4-player Fifth Avenue match (tournament seed {seed}): {decisions} decisions,"
+          f" log {size / 1e6:.2f} MB as JSON,"
           f" {blob / 1024:.0f} KiB compressed in the store", flush=True)
     return str(path), match_id, decisions
 

@@ -236,7 +236,8 @@ def rating_history(store: Store, bot_id: int) -> list[dict]:
     """Per version, the rating after each rated match, in rating order."""
     rows = store.query(
         "SELECT v.version, h.match_id, m.rating_seq, h.mu_before, h.sigma_before, h.mu_after, h.sigma_after"
-        " FROM bot_versions v CROSS JOIN rating_history h ON h.bot_version_id = v.id JOIN matches m ON m.id = h.match_id"
+        " FROM bot_versions v CROSS JOIN rating_history h ON h.bot_version_id = v.id"
+        " JOIN matches m ON m.id = h.match_id"
         " WHERE v.bot_id = ? ORDER BY m.rating_seq", [bot_id])
     series: dict[int, dict] = {}
     for row in rows:

@@ -67,7 +67,8 @@ def web_db(tmp_path_factory) -> WebDB:
     plan = {
         "five-towers": TournamentConfig(game="five-towers", bots=[str(BOTS / "five_towers_heuristic.py"),
                                                                   str(BOTS / "random.py"), evil], seed=5),
-        "five-towers-v2": TournamentConfig(game="five-towers", bots=["five_towers_heuristic", str(second / "random.py")],
+        "five-towers-v2": TournamentConfig(game="five-towers",
+                                           bots=["five_towers_heuristic", str(second / "random.py")],
                                            seed=6, name="second round"),
         "agent-avenue": TournamentConfig(game="agent-avenue", bots=[str(BOTS / "agent_avenue_heuristic.py"),
                                                                     str(BOTS / "random.py")],
