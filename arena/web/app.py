@@ -1,0 +1,457 @@
+"""The Starlette application: HTML pages and the JSON API under ``/api/``, read-only.
+
+`create_app(db_path)` opens the database once to check it (a missing file is refused), then
+each worker thread opens its own read connection (`data.open_store`) on first use. Every
+response carries a Content-Security-Policy that allows only this server's own scripts and
+styles, so even text that slipped past escaping could not run. Endpoints are listed in
+`API_ENDPOINTS` (served at ``/api``) and documented in docs/web.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from pathlib import Path
+from typing import Any, Callable
+
+import jinja2
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from arena.games import game_names, get_game
+from arena.results.store import FAILURE_KINDS, SEAT_STATUSES, StoreError
+from arena.web import data
+from arena.web.boards import DRAWN
+from arena.web.plots import rating_plot
+from arena.web.replay import CHUNK, Replay, ReplayCache, ReplayUnavailable
+from arena.web.safe import json_for_script, tail, visible
+
+HERE = Path(__file__).resolve().parent
+TEMPLATES = HERE / "templates"
+STATIC = HERE / "static"
+
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self';"
+       " base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+API_ENDPOINTS = [
+    ("/api/games", "every game with counts of bots, versions, rated matches and tournaments"),
+    ("/api/games/{game}", "one game and its leaderboard (?versions=latest|all, ?limit=N)"),
+    ("/api/games/{game}/leaderboard", "the game's leaderboard (?versions=latest|all, ?limit=N)"),
+    ("/api/games/{game}/bots", "the game's bots"),
+    ("/api/games/{game}/tournaments", "the game's tournaments"),
+    ("/api/tournaments", "every tournament with its progress (?game=GAME)"),
+    ("/api/tournaments/{id}", "a tournament: progress, entries, standings, head-to-head, failures, errors"),
+    ("/api/tournaments/{id}/progress", "status and match counts (what a page polls while it runs)"),
+    ("/api/tournaments/{id}/leaderboard", "the tournament's standings (?versions=all|latest)"),
+    ("/api/bots/{id}", "a bot with its versions and their ratings"),
+    ("/api/bots/{id}/matches", "the bot's played matches, newest first (?limit=N&offset=N)"),
+    ("/api/bots/{id}/failures", "the bot's failed seats with the error and the end of its stderr (?limit=N)"),
+    ("/api/bots/{id}/rating-history", "per version, the rating after each rated match"),
+    ("/api/matches", "played matches, newest first (?tournament=ID, ?game=GAME, ?limit=N&offset=N)"),
+    ("/api/matches/{id}", "a match: seats (with stderr), options, seed, times"),
+    ("/api/matches/{id}/log", "the match log as stored: every event"),
+    ("/api/matches/{id}/replay", "the replay: steps (decision, debug, reply ms), views, frame count, the log check"),
+    ("/api/matches/{id}/check", "the check of the log against the engine's replay, run to the end"),
+    ("/api/matches/{id}/frames", "frames of a view in chunks (?view=full|seat-N|snapshot&chunk=N or &frame=N)"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware: the security headers on every HTTP response."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message):
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                message["headers"] = list(message.get("headers", [])) + [
+                    (name, value) for name, value in SECURITY_HEADERS if name not in names]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class Stores:
+    """One read connection per worker thread (sqlite3 connections stay in their thread)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._local = threading.local()
+        self._all: list = []
+        self._lock = threading.Lock()
+
+    def get(self):
+        store = getattr(self._local, "store", None)
+        if store is None:
+            store = data.open_store(self.path)
+            self._local.store = store
+            with self._lock:
+                self._all.append(store)
+        return store
+
+    def close(self) -> None:
+        with self._lock:
+            for store in self._all:
+                try:
+                    store.close()
+                except Exception:  # noqa: BLE001 - closing at shutdown, from another thread
+                    pass
+            self._all.clear()
+
+
+def _number(value: Any, digits: int = 2) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _ms(value: Any) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.0f} ms" if value >= 10 else f"{value:.1f} ms"
+
+
+def _failures_text(failures: dict | None) -> str:
+    if not failures:
+        return "–"
+    return " ".join(f"{kind} {count}" for kind, count in failures.items() if count) or "–"
+
+
+def display_board(board: dict) -> dict:
+    """A leaderboard with its rows ready for the template (formatted numbers, the bar)."""
+    low, high = board["scale"]
+    span = (high - low) or 1.0
+    rows = []
+    for e in board["entries"]:
+        x1 = 2 + 116 * (e["mu"] - 3 * e["sigma"] - low) / span
+        x2 = 2 + 116 * (e["mu"] + 3 * e["sigma"] - low) / span
+        rows.append({
+            "rank": e["rank"], "bot_id": e.get("bot_id"), "name": visible(e["bot"]), "version": e["version"],
+            "latest_tag": e.get("latest") and board.get("versions") == "all",
+            "conservative": f"{e['conservative']:.2f}", "mu": f"{e['mu']:.2f}", "sigma": f"{e['sigma']:.2f}",
+            "x1": f"{x1:.1f}", "width": f"{max(x2 - x1, 1):.1f}", "xm": f"{2 + 116 * (e['mu'] - low) / span:.1f}",
+            "matches": e["matches"], "first_places": e["first_places"], "average_rank": _number(e["average_rank"]),
+            "failures": [e["failures"][kind] for kind in FAILURE_KINDS]})
+    return {**board, "rows": rows}
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters.update({
+        "visible": visible, "num": _number, "ms": _ms, "failures_text": _failures_text, "tail": tail,
+        "json_script": lambda value: Markup(json_for_script(value)),
+    })
+    env.globals.update({"FAILURE_KINDS": FAILURE_KINDS, "SEAT_STATUSES": SEAT_STATUSES})
+    return env
+
+
+def _int_param(request: Request, name: str, default: int | None, low: int = 0, high: int = 10_000) -> int | None:
+    text = request.query_params.get(name)
+    if text is None or text == "":
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise HTTPException(400, f"{name} must be a whole number") from None
+    if not low <= value <= high:
+        raise HTTPException(400, f"{name} must be from {low} to {high}")
+    return value
+
+
+def _versions(request: Request, default: str) -> str:
+    value = request.query_params.get("versions", default)
+    if value not in ("latest", "all"):
+        raise HTTPException(400, "versions must be latest or all")
+    return value
+
+
+def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
+    """The application over the database at ``db_path`` (refused if missing: `StoreError`)."""
+    data.open_store(db_path).close()  # fail now, not on the first request
+    stores = Stores(str(db_path))
+    env = environment()
+    replays = ReplayCache(replay_cache_size)
+    # Warm up now rather than in a visitor's first request: templates and the game engines.
+    for name in ("index.html", "game.html", "tournaments.html", "tournament.html", "bot.html", "match.html",
+                 "viewer.html", "plot.html", "error.html"):
+        env.get_template(name)
+    for name in game_names():
+        try:
+            get_game(name)
+        except Exception:  # noqa: BLE001 - a game that cannot load shows as JSON (or not at all)
+            pass
+
+    def page(name: str, request: Request, status: int = 200, **context) -> HTMLResponse:
+        template = env.get_template(name)
+        html = template.render(request=request, url=lambda path: path, **context)
+        return HTMLResponse(html, status_code=status)
+
+    def replay_of(store, match_id: int) -> tuple[Replay | None, str | None]:
+        """The match's replay (cached), or None and why not."""
+        try:
+            return replays.get(match_id, lambda: Replay(data.match(store, match_id, with_log=True))), None
+        except ReplayUnavailable as error:
+            return None, str(error)
+
+    def json_endpoint(function: Callable) -> Callable:
+        def endpoint(request: Request):
+            try:
+                return JSONResponse(function(stores.get(), request))
+            except data.NotFound as error:
+                return JSONResponse({"error": str(error)}, status_code=404)
+            except HTTPException as error:
+                return JSONResponse({"error": error.detail}, status_code=error.status_code)
+        return endpoint
+
+    def html_endpoint(function: Callable) -> Callable:
+        def endpoint(request: Request):
+            try:
+                return function(stores.get(), request)
+            except data.NotFound as error:
+                return page("error.html", request, status=404, title="Not found", message=str(error))
+            except HTTPException as error:
+                return page("error.html", request, status=error.status_code, title="Bad request",
+                            message=error.detail)
+        return endpoint
+
+    # ---- pages ----------------------------------------------------------------------------
+
+    def index_page(store, request):
+        games = data.games(store)
+        boards = {g["name"]: display_board(data.leaderboard(store, g["name"], "latest", 5))
+                  for g in games if g["rated_versions"]}
+        return page("index.html", request, games=games, boards=boards,
+                    tournaments=data.tournaments(store, limit=10))
+
+    def game_page(store, request):
+        game = data.known_game(store, request.path_params["game"])
+        versions = _versions(request, "latest")
+        board = data.leaderboard(store, game["name"], versions, _int_param(request, "limit", None, 1))
+        return page("game.html", request, game=game, board=display_board(board), versions=versions,
+                    tournaments=data.tournaments(store, game["name"], limit=20),
+                    bots=data.bots(store, game["name"]))
+
+    def tournaments_page(store, request):
+        game = request.query_params.get("game") or None
+        return page("tournaments.html", request, tournaments=data.tournaments(store, game), game=game)
+
+    def tournament_page(store, request):
+        versions = _versions(request, "all")
+        tournament = data.tournament(store, request.path_params["id"], versions)
+        tournament["standings"] = display_board(tournament["standings"])
+        return page("tournament.html", request, t=tournament, versions=versions)
+
+    def bot_page(store, request):
+        bot = data.bot(store, request.path_params["id"])
+        history = data.rating_history(store, bot["id"])
+        return page("bot.html", request, bot=bot, plot=rating_plot(history),
+                    matches=data.bot_matches(store, bot["id"]), failures=data.bot_failures(store, bot["id"]),
+                    failure_counts=data.failure_counts(store, bot["id"]))
+
+    def match_page(store, request):
+        found = data.match(store, request.path_params["id"])
+        replay, reason = replay_of(store, found["id"])
+        summary = data.match_summary(found)
+        viewer = None
+        if replay is not None:
+            # Only the first chunk is computed now (and the log checked that far): the viewer
+            # fetches the rest, and the check's outcome, after its first paint.
+            first_chunk = replay.chunk_bytes("full", 0).decode()
+            viewer = {"match": _client_match(summary), "replay": replay.summary(), "source": "api",
+                      "drawn": found["game"] in DRAWN}
+        stderr = {seat["seat"]: seat.get("stderr") or "" for seat in found["seats"]}
+        return page("match.html", request, match=summary, stderr=stderr, viewer=viewer, reason=reason,
+                    first_chunk=Markup(_script_safe(first_chunk)) if replay is not None else None)
+
+    # ---- API ------------------------------------------------------------------------------
+
+    def api_index(store, request):
+        return {"endpoints": [{"path": path, "about": about} for path, about in API_ENDPOINTS]}
+
+    def api_games(store, request):
+        return {"games": data.games(store)}
+
+    def api_game(store, request):
+        game = data.known_game(store, request.path_params["game"])
+        versions = _versions(request, "latest")
+        return {**game, "leaderboard": data.leaderboard(store, game["name"], versions,
+                                                        _int_param(request, "limit", None, 1))}
+
+    def api_leaderboard(store, request):
+        return data.leaderboard(store, request.path_params["game"], _versions(request, "latest"),
+                                _int_param(request, "limit", None, 1))
+
+    def api_game_bots(store, request):
+        return {"game": request.path_params["game"], "bots": data.bots(store, request.path_params["game"])}
+
+    def api_game_tournaments(store, request):
+        game = data.known_game(store, request.path_params["game"])
+        return {"game": game["name"], "tournaments": data.tournaments(store, game["name"])}
+
+    def api_tournaments(store, request):
+        return {"tournaments": data.tournaments(store, request.query_params.get("game") or None)}
+
+    def api_tournament(store, request):
+        return data.tournament(store, request.path_params["id"], _versions(request, "all"))
+
+    def api_progress(store, request):
+        return data.tournament_progress(store, request.path_params["id"])
+
+    def api_tournament_leaderboard(store, request):
+        return data.tournament_standings(store, request.path_params["id"], _versions(request, "all"),
+                                         _int_param(request, "limit", None, 1))
+
+    def api_bot(store, request):
+        return data.bot(store, request.path_params["id"])
+
+    def api_bot_matches(store, request):
+        bot = data.bot(store, request.path_params["id"])
+        return {"bot_id": bot["id"], "matches": data.bot_matches(
+            store, bot["id"], _int_param(request, "limit", 25, 1, 1000), _int_param(request, "offset", 0))}
+
+    def api_bot_failures(store, request):
+        bot = data.bot(store, request.path_params["id"])
+        return {"bot_id": bot["id"], "counts": data.failure_counts(store, bot["id"]),
+                "failures": data.bot_failures(store, bot["id"], _int_param(request, "limit", 20, 1, 1000))}
+
+    def api_rating_history(store, request):
+        bot = data.bot(store, request.path_params["id"])
+        return {"bot_id": bot["id"], "versions": data.rating_history(store, bot["id"])}
+
+    def api_matches(store, request):
+        return {"matches": data.matches(store, _int_param(request, "tournament", None, 0, 1 << 62),
+                                        request.query_params.get("game") or None,
+                                        _int_param(request, "limit", 50, 1, 1000), _int_param(request, "offset", 0))}
+
+    def api_match(store, request):
+        found = data.match(store, request.path_params["id"])
+        summary = data.match_summary(found)
+        stderr = {seat["seat"]: seat.get("stderr") or "" for seat in found["seats"]}
+        for seat in summary["seats"]:
+            seat["stderr"] = stderr.get(seat["seat"], "")
+        return summary
+
+    def api_log(store, request):
+        found = data.match(store, request.path_params["id"], with_log=True)
+        return {"match_id": found["id"], "log": found.get("log") or []}
+
+    def api_replay(store, request):
+        replay, reason = replay_of(store, request.path_params["id"])
+        if replay is None:
+            raise HTTPException(409, reason)
+        return {"match_id": replay.match_id, **replay.summary(check=True)}
+
+    def api_check(store, request):
+        replay, reason = replay_of(store, request.path_params["id"])
+        if replay is None:
+            raise HTTPException(409, reason)
+        return {"match_id": replay.match_id, "verification": replay.check()}
+
+    def api_frames(request: Request):
+        store = stores.get()
+        try:
+            replay, reason = replay_of(store, request.path_params["id"])
+        except data.NotFound as error:
+            return JSONResponse({"error": str(error)}, status_code=404)
+        if replay is None:
+            return JSONResponse({"error": reason}, status_code=409)
+        view = request.query_params.get("view", "full")
+        if view not in replay.views():
+            return JSONResponse({"error": f"unknown view {view!r} (views: {', '.join(replay.views())})"},
+                                status_code=400)
+        try:
+            frame = _int_param(request, "frame", None, 0, 1 << 30)
+            index = frame // CHUNK if frame is not None else _int_param(request, "chunk", 0, 0, 1 << 30)
+            body = replay.chunk_bytes(view, index)
+        except HTTPException as error:
+            return JSONResponse({"error": error.detail}, status_code=error.status_code)
+        except IndexError as error:
+            return JSONResponse({"error": str(error)}, status_code=404)
+        frames = replay.frame_count
+        head = (f'{{"match_id":{replay.match_id},"view":"{view}","chunk":{index},"chunks":{-(-frames // CHUNK)},'
+                f'"frame_count":{frames},"verification":{json.dumps(replay.verification)},"data":').encode()
+        return Response(head + body + b"}", media_type="application/json")
+
+    routes = [
+        Route("/", html_endpoint(index_page)),
+        Route("/games/{game}", html_endpoint(game_page)),
+        Route("/tournaments", html_endpoint(tournaments_page)),
+        Route("/tournaments/{id:int}", html_endpoint(tournament_page)),
+        Route("/bots/{id:int}", html_endpoint(bot_page)),
+        Route("/matches/{id:int}", html_endpoint(match_page)),
+        Route("/api", json_endpoint(api_index)),
+        Route("/api/games", json_endpoint(api_games)),
+        Route("/api/games/{game}", json_endpoint(api_game)),
+        Route("/api/games/{game}/leaderboard", json_endpoint(api_leaderboard)),
+        Route("/api/games/{game}/bots", json_endpoint(api_game_bots)),
+        Route("/api/games/{game}/tournaments", json_endpoint(api_game_tournaments)),
+        Route("/api/tournaments", json_endpoint(api_tournaments)),
+        Route("/api/tournaments/{id:int}", json_endpoint(api_tournament)),
+        Route("/api/tournaments/{id:int}/progress", json_endpoint(api_progress)),
+        Route("/api/tournaments/{id:int}/leaderboard", json_endpoint(api_tournament_leaderboard)),
+        Route("/api/bots/{id:int}", json_endpoint(api_bot)),
+        Route("/api/bots/{id:int}/matches", json_endpoint(api_bot_matches)),
+        Route("/api/bots/{id:int}/failures", json_endpoint(api_bot_failures)),
+        Route("/api/bots/{id:int}/rating-history", json_endpoint(api_rating_history)),
+        Route("/api/matches", json_endpoint(api_matches)),
+        Route("/api/matches/{id:int}", json_endpoint(api_match)),
+        Route("/api/matches/{id:int}/log", json_endpoint(api_log)),
+        Route("/api/matches/{id:int}/replay", json_endpoint(api_replay)),
+        Route("/api/matches/{id:int}/check", json_endpoint(api_check)),
+        Route("/api/matches/{id:int}/frames", api_frames),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+
+    async def not_found(request: Request, exc: HTTPException):
+        if request.url.path.startswith("/api"):
+            return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+        return HTMLResponse(env.get_template("error.html").render(
+            request=request, title="Not found" if exc.status_code == 404 else "Error", message=exc.detail),
+            status_code=exc.status_code)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        stores.close()
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)
+    app.add_middleware(SecurityHeaders)
+    app.state.db_path = str(db_path)
+    app.state.replays = replays
+    return app
+
+
+def _client_match(summary: dict) -> dict:
+    """The match as the viewer gets it: 63-bit seeds as strings (JavaScript numbers are doubles)."""
+    return {**summary, "seed": str(summary["seed"])}
+
+
+def _script_safe(json_text: str) -> str:
+    """Already-serialised JSON made safe for ``<script type="application/json">``."""
+    return (json_text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+__all__ = ["create_app", "StoreError", "API_ENDPOINTS", "CSP"]

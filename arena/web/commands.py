@@ -1,0 +1,66 @@
+"""The click commands of the web viewer: ``arena serve`` and ``arena replay``.
+
+`serve_command` and `replay_command` are plain `click.Command` objects; the CLI registers
+them with ``main.add_command``. Like the other commands they take the database from
+``ctx.obj["db"]`` (the global ``--db`` / ``ARENA_DB``); ``serve`` also accepts its own
+``--db``. Both only read the database.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+DEFAULT_DB = "results/arena.db"
+
+
+def _db(ctx: click.Context, given: str | None) -> str:
+    if given:
+        return given
+    obj = ctx.obj or {}
+    return obj.get("db") or DEFAULT_DB
+
+
+@click.command("serve")
+@click.option("--db", "db", metavar="PATH", help="The results database (default: the global --db).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.pass_context
+def serve_command(ctx: click.Context, db: str | None, host: str, port: int) -> None:
+    """Serve leaderboards, bots, tournaments and match replays on the web (read-only)."""
+    import uvicorn
+
+    from arena.web.app import create_app
+    from arena.web.data import StoreError
+
+    path = _db(ctx, db)
+    try:
+        app = create_app(path)
+    except StoreError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"serving {path} (read-only) on http://{host}:{port}/  (Ctrl-C to stop)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+@click.command("replay")
+@click.argument("match_id", type=int)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="The HTML file to write (default: match-ID.html).")
+@click.pass_context
+def replay_command(ctx: click.Context, match_id: int, output: str | None) -> None:
+    """Write one match's replay viewer as a self-contained HTML file (no network needed)."""
+    from arena.web.data import NotFound, StoreError, open_store
+    from arena.web.export import write_replay
+    from arena.web.replay import ReplayUnavailable
+
+    path = Path(output or f"match-{match_id}.html")
+    try:
+        with open_store(_db(ctx, None)) as store:
+            facts = write_replay(store, match_id, path)
+    except (StoreError, NotFound, ReplayUnavailable) as error:
+        raise click.ClickException(str(error)) from None
+    check = facts["verification"] or {}
+    note = "replay matches the log" if check.get("ok") else "WARNING: the replay differs from the log"
+    click.echo(f"wrote {path}: match {match_id}, {facts['frames']} frames, {len(facts['views'])} views,"
+               f" {facts['bytes'] / 1024:.0f} KiB; {note}")

@@ -1,0 +1,86 @@
+"""`arena serve` and `arena replay` as click commands (registered here as a test-only group,
+the way arena/cli.py will with main.add_command), and the escaping helpers."""
+
+from __future__ import annotations
+
+import html as html_module
+import json
+import re
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from arena.web.commands import replay_command, serve_command
+from arena.web.safe import json_for_script, tail, visible
+
+
+@click.group()
+@click.option("--db", default="results/arena.db")
+@click.pass_context
+def cli(ctx, db):
+    ctx.obj = {"db": db}
+
+
+cli.add_command(serve_command)
+cli.add_command(replay_command)
+
+
+def test_replay_writes_one_self_contained_file(web_db, tmp_path):
+    match_id = web_db.match_ids("agent-avenue")[0]
+    out = tmp_path / "match.html"
+    result = CliRunner().invoke(replay_command, [str(match_id), "-o", str(out)], obj={"db": str(web_db.path)})
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"wrote {out}: match {match_id}, ") and "replay matches the log" in result.output
+    html = out.read_text()
+    assert not re.search(r"<(script|link|img)[^>]+(src|href)=", html)  # nothing to fetch
+    csp = html_module.unescape(re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html)[1])
+    assert "default-src 'none'" in csp and "'unsafe-inline'" not in csp
+    assert csp.count("'sha256-") == 1 + 4  # the style and four scripts, by hash
+    data = json.loads(re.search(r'<script type="application/json" id="viewer-data">(.*?)</script>', html, re.S)[1])
+    assert data["source"] == "inline" and set(data["chunks"]) == {"full", "seat-0", "seat-1"}
+    assert data["replay"]["views"] == ["full", "seat-0", "seat-1"]
+
+
+def test_replay_through_a_group_and_its_errors(web_db, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    match_id = web_db.match_ids("five-towers")[0]
+    result = CliRunner().invoke(cli, ["--db", str(web_db.path), "replay", str(match_id)])
+    assert result.exit_code == 0 and (tmp_path / f"match-{match_id}.html").exists()
+    missing = CliRunner().invoke(cli, ["--db", str(web_db.path), "replay", "99999"])
+    assert missing.exit_code == 1 and "Error: no match 99999" in missing.output
+    nodb = CliRunner().invoke(cli, ["--db", str(tmp_path / "none.db"), "replay", "1"])
+    assert nodb.exit_code == 1 and "no database at" in nodb.output
+
+
+def test_serve_starts_uvicorn_on_the_app_for_the_database(web_db, tmp_path, monkeypatch):
+    import uvicorn
+
+    seen = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: seen.update(app=app, **kwargs))
+    result = CliRunner().invoke(cli, ["--db", str(web_db.path), "serve", "--port", "8123"])
+    assert result.exit_code == 0, result.output
+    assert seen["host"] == "127.0.0.1" and seen["port"] == 8123
+    assert seen["app"].state.db_path == str(web_db.path)
+    assert f"serving {web_db.path} (read-only) on http://127.0.0.1:8123/" in result.output
+    own = CliRunner().invoke(serve_command, ["--db", str(web_db.path), "--host", "0.0.0.0"], obj={"db": "elsewhere"})
+    assert own.exit_code == 0 and seen["host"] == "0.0.0.0" and seen["app"].state.db_path == str(web_db.path)
+    nodb = CliRunner().invoke(cli, ["--db", str(tmp_path / "none.db"), "serve"])
+    assert nodb.exit_code == 1 and "no database at" in nodb.output
+
+
+@pytest.mark.parametrize("text", ["</script><script>alert(1)</script>", "<!--", "a & b > c", "\u2028\u2029",
+                                  "<img src=x onerror=alert(1)>", "plain"])
+def test_json_for_script_is_inert_and_parses_back(text):
+    encoded = json_for_script({"debug": text, "list": [text]})
+    assert not set("<>&\u2028\u2029") & set(encoded)
+    assert json.loads(encoded) == {"debug": text, "list": [text]}
+
+
+def test_control_characters_are_shown_not_sent():
+    assert visible("a\x1b[31mb\x00c\x07") == "a\\x1b[31mb\\x00c\\x07"
+    assert visible("tab\tand\nnewline") == "tab\tand\nnewline"
+    assert visible("\u202eevil\u200b") == "\\u202eevil\\u200b"
+    assert visible(None) == ""
+    assert tail("\n".join(str(n) for n in range(100)), lines=3) == "97\n98\n99"
+    assert tail("x" * 100, chars=10) == "x" * 10
