@@ -608,6 +608,16 @@ def _check_writable(path: str) -> None:
         raise UsageProblem(f"cannot write {path}: permission denied")
 
 
+def _register_web_commands() -> None:
+    from arena.web.commands import replay_command, serve_command
+
+    main.add_command(serve_command)
+    main.add_command(replay_command)
+
+
+_register_web_commands()
+
+
 @main.command("doctor")
 def doctor_command() -> None:
     """Print which sandbox protections are active on this machine."""

@@ -300,16 +300,18 @@ class Store:
     """One open database.
 
     ``create=False`` refuses a missing file instead of creating it; ``readonly=True`` opens
-    without ever writing (read commands), and implies ``create=False``. A missing folder is
-    only made with ``make_folder`` (the default ``results/`` folder); else it is an error.
+    without ever writing (read commands), and implies ``create=False``; with ``live`` as well
+    (a server that reads for long) it sees what is written after it opened. A missing folder
+    is only made with ``make_folder`` (the default ``results/`` folder); else it is an error.
     """
 
     def __init__(self, path: str | os.PathLike | None = None, create: bool = True, readonly: bool = False,
-                 make_folder: bool = False):
+                 make_folder: bool = False, live: bool = False):
         self.path = Path(path or default_path())
         if make_folder and create and not readonly and not self.path.parent.exists():
             self.path.parent.mkdir(parents=True)
         self.readonly = readonly
+        self.live = live  # a long-lived reader (the web app) must see later writes
         self.root = self.path.parent
         self.bot_store = Path(str(self.path) + "-bots")
         self.db = None
@@ -348,7 +350,7 @@ class Store:
 
     def _connect_readonly(self) -> sqlite3.Connection:
         quoted = urllib.parse.quote(str(self.path.resolve()))
-        if not Path(str(self.path) + "-wal").exists():
+        if not self.live and not Path(str(self.path) + "-wal").exists():
             # Nobody is writing (a WAL database loses its -wal file when its last writer
             # closes): read the file as it is, without making -wal and -shm files beside it.
             return sqlite3.connect(f"file:{quoted}?mode=ro&immutable=1", uri=True, isolation_level=None)

@@ -32,14 +32,9 @@ class NotFound(Exception):
 
 
 def open_store(path: str | os.PathLike) -> Store:
-    """The store at ``path``, for reading; a missing file is refused (`StoreError`).
-
-    Until the store has a read-only mode of its own, the connection is made read-only here
-    (``PRAGMA query_only``): the web never writes, and now it cannot.
-    """
-    store = Store(path, create=False)
-    store.db.execute("PRAGMA query_only = ON")
-    return store
+    """The store at ``path``, for reading only (the web never writes, and cannot); a missing
+    file is refused (`StoreError`). It sees matches committed after it opened."""
+    return Store(path, readonly=True, live=True)
 
 
 # ---- games and leaderboards -----------------------------------------------------------------

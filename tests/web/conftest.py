@@ -56,6 +56,7 @@ class WebDB:
 def web_db(tmp_path_factory) -> WebDB:
     root = tmp_path_factory.mktemp("webdb")
     os.chmod(root, 0o755)
+    (root / "results").mkdir()
     db = WebDB(root / "results" / "arena.db")
     evil = write_bot(root / "src", "evil", on_request=EVIL_REQUEST)
     second = root / "src2"
@@ -69,7 +70,8 @@ def web_db(tmp_path_factory) -> WebDB:
         "five-towers": TournamentConfig(game="five-towers", bots=[str(BOTS / "five_towers_heuristic.py"),
                                                                   str(BOTS / "random.py"), evil], seed=5),
         "five-towers-v2": TournamentConfig(game="five-towers",
-                                           bots=["five_towers_heuristic", str(second / "random.py")],
+                                           bots=["five_towers_heuristic",
+                                                 {"path": str(second / "random.py"), "name": "random"}],
                                            seed=6, name="second round"),
         "agent-avenue": TournamentConfig(game="agent-avenue", bots=[str(BOTS / "agent_avenue_heuristic.py"),
                                                                     str(BOTS / "random.py")],
