@@ -138,8 +138,9 @@ def _name_paths(store: Store, game: str, parsed: list[_Entry]) -> list[str]:
     for entry in unnamed:
         clash = len(by_base[_base(entry.source)]) > 1
         name, note = default_name(store, game, entry.source, taken | ({_base(entry.source)} if clash else set()))
-        if clash and note is None:
-            note = f"{len(by_base[_base(entry.source)])} bots are called {_base(entry.source)!r}: {entry.source} is {name!r}"
+        if clash:
+            note = (f"{len(by_base[_base(entry.source)])} bots here are called {_base(entry.source)!r}:"
+                    f" {entry.source} is {name!r}")
         entry.name = name
         taken.add(name)
         if note:
