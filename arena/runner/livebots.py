@@ -107,6 +107,9 @@ class LiveBots:
     def idle_count(self) -> int:
         return len(self._idle)
 
+    def idle_processes(self) -> list[BotProcess]:
+        return [seated.process for seated in self._idle.values()]
+
     def live_hashes(self) -> set[str]:
         """Content hashes of the bot versions this worker keeps running (for match placement)."""
         return {seated.key.content_hash for seated in self._idle.values()}

@@ -1,0 +1,173 @@
+"""Tournament throughput against the protocol floor, with fresh and with reusable bot processes.
+
+Usage: python bench/tournament.py [--matches N] [--games five-towers,agent-avenue,fifth-avenue]
+                                  [--big-bots 200] [--big-matches 1500]
+
+For each game (Five Towers 4 players, Agent Avenue 2, Fifth Avenue 3), with random bots (one
+copy per seat, each its own version), in one run side by side:
+
+* the protocol floor — the same matches played in this process against bots that are
+  already running (engine + JSON + pipe round trip; no process start, no store, no workers);
+* a tournament with a fresh bot process per match (``restart = "always"``), 1 and 2 workers;
+* a tournament with reusable bots (protocol v2), 1 and 2 workers.
+
+Reports matches per second, each tournament as a share of the floor, 2 workers against 1,
+fresh processes against the rate measured before this work (3.2 matches/s, Five Towers 4p on
+one worker), the harness-side time per decision (the floor's wall time not spent waiting for
+a bot nor in the game engine, per decision), and the time a 200-bot two-player round-robin
+(39,800 matches) would take, from the rate measured on the first ``--big-matches`` matches of
+such a tournament.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from arena.results import keys  # noqa: E402
+from arena.results.store import Store  # noqa: E402
+from arena.runner.livebots import LiveBots  # noqa: E402
+from arena.runner.match import MatchSpec, play_match  # noqa: E402
+from arena.runner.sandbox import detect  # noqa: E402
+from arena.tournament import TournamentConfig, create, run  # noqa: E402
+
+GAMES = {"five-towers": 4, "agent-avenue": 2, "fifth-avenue": 3}
+BEFORE = 3.2  # matches/s: Five Towers, four 4-player bots, fresh processes, 1 worker (issue 11)
+
+
+def random_bots(folder: Path, count: int) -> list[str]:
+    """``count`` copies of the random bot, each with its own content (so its own version)."""
+    source = (REPO / "bots" / "random.py").read_text()
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o755)
+    paths = []
+    for number in range(count):
+        path = folder / f"random{number:03d}.py"
+        path.write_text(source + f"\n# copy {number}\n")
+        os.chmod(path, 0o644)
+        paths.append(str(path))
+    return paths
+
+
+def floor(game: str, bots: list[str], matches: int, seed: int) -> tuple[float, float, int]:
+    """Matches/s against running bots, harness-side seconds per decision, decisions."""
+    from arena.games import get_game
+
+    players = GAMES[game]
+    live = LiveBots(detect(), keep=players)
+    secret = keys.secret_for("bench", seed)
+    specs = [MatchSpec(game, bots[:players], keys.deal_seed(secret, i), bot_seeds=keys.bot_seeds(secret, i, players))
+             for i in range(matches + 1)]
+    play_match(specs[0], bots=live)  # start the processes: the floor has them running already
+    engine_time = 0.0
+    engine = get_game(game)
+    began = time.perf_counter()
+    waited = 0.0
+    decisions = 0
+    for spec in specs[1:]:
+        before = sum(p.wait_seconds for p in live.idle_processes())
+        result = play_match(spec, bots=live)
+        waited += sum(p.wait_seconds for p in live.idle_processes()) - before
+        decisions += sum(seat.decisions for seat in result.seats)
+    wall = time.perf_counter() - began
+    # The engine's share, measured by replaying the same decisions without any bot.
+    t0 = time.perf_counter()
+    for spec in specs[1:]:
+        state = engine.create_state(players, spec.seed, engine.validate(players, {}))
+        import random as _random
+        rng = _random.Random(spec.seed)
+        while not state.is_over():
+            state.observation(state.current_seat())
+            state.apply(rng.choice(state.legal_actions()))
+    engine_time = time.perf_counter() - t0
+    live.close()
+    return matches / wall, max(0.0, wall - waited - engine_time) / max(decisions, 1), decisions
+
+
+def tournament(game: str, bots: list[str], rounds: int, workers: int, restart: str, seed: int,
+               folder: Path) -> tuple[float, int]:
+    players = GAMES[game]
+    db = folder / f"{game}-{restart}-{workers}.db"
+    with Store(db) as store:
+        tournament_id = create(store, TournamentConfig(game=game, bots=bots, players=players, rounds=rounds,
+                                                       seed=seed, restart=restart))
+        total = store.pending_count(tournament_id)
+        began = time.perf_counter()
+        summary = run(store, tournament_id, workers=workers)
+        seconds = time.perf_counter() - began
+        assert summary.played == total and summary.failures == 0, summary
+    return total / seconds, total
+
+
+def big_round_robin(bots: list[str], matches: int, workers: int, folder: Path) -> float:
+    """Matches/s over the first ``matches`` matches of a 200-bot two-player round-robin."""
+    db = folder / "big.db"
+    with Store(db) as store:
+        tournament_id = create(store, TournamentConfig(game="agent-avenue", bots=bots, players=2, seed=4))
+        store.execute("UPDATE matches SET status = 'error', error = 'not in the benchmark' WHERE tournament_id = ?"
+                      " AND status = 'pending' AND id NOT IN (SELECT id FROM matches WHERE tournament_id = ?"
+                      " ORDER BY schedule_index LIMIT ?)", [tournament_id, tournament_id, matches])
+        began = time.perf_counter()
+        summary = run(store, tournament_id, workers=workers)
+        seconds = time.perf_counter() - began
+        assert summary.played == matches, summary
+    return matches / seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--matches", type=int, default=120, help="matches per measurement")
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--big-bots", type=int, default=200)
+    parser.add_argument("--big-matches", type=int, default=1500)
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="arena-bench-tournament-"))
+    os.chmod(folder, 0o755)
+    print(f"sandbox {detect().mode}, {detect().resources}; {os.cpu_count()} cores; {args.matches} matches per figure")
+    print(f"{'game':<13} {'floor':>7} {'fresh 1w':>9} {'fresh 2w':>9} {'reuse 1w':>9} {'reuse 2w':>9}"
+          f"  {'reuse/floor':>11} {'2w/1w':>6} {'fresh vs before':>15} {'harness/decision':>17}")
+    verdicts = []
+    for game in args.games.split(","):
+        players = GAMES[game]
+        bots = random_bots(folder / game, players)
+        per_round = math.comb(players, players) * players
+        rounds = max(1, args.matches // per_round)
+        base, harness, _ = floor(game, bots, rounds * per_round, seed=1)
+        fresh1, _ = tournament(game, bots, rounds, 1, "always", 2, folder)
+        fresh2, _ = tournament(game, bots, rounds, 2, "always", 3, folder)
+        reuse1, _ = tournament(game, bots, rounds, 1, "auto", 4, folder)
+        reuse2, _ = tournament(game, bots, rounds, 2, "auto", 5, folder)
+        against_before = f"{fresh1 / BEFORE:.1f}x" if game == "five-towers" else "-"
+        print(f"{game:<13} {base:7.1f} {fresh1:9.1f} {fresh2:9.1f} {reuse1:9.1f} {reuse2:9.1f}"
+              f"  {reuse1 / base:10.0%} {reuse2 / reuse1:6.2f} {against_before:>15} {harness * 1e6:14.0f} µs")
+        verdicts.append((game, reuse1 / base >= 0.5, reuse2 / reuse1 >= 1.8,
+                         fresh1 / BEFORE >= 3 if game == "five-towers" else None, harness <= 100e-6))
+    print("(matches per second; 'harness/decision' excludes the time bots think and the game engine)")
+    for game, half, scaling, fresh, overhead in verdicts:
+        parts = [f"reuse 1 worker >= 50% of floor: {'ok' if half else 'MISSED'}",
+                 f"2 workers >= 1.8x: {'ok' if scaling else 'MISSED'}",
+                 f"harness <= 100 µs/decision: {'ok' if overhead else 'MISSED'}"]
+        if fresh is not None:
+            parts.append(f"fresh >= 3x before: {'ok' if fresh else 'MISSED'}")
+        print(f"  {game}: " + "; ".join(parts))
+    if args.big_bots:
+        bots = random_bots(folder / "big", args.big_bots)
+        rate = big_round_robin(bots, args.big_matches, 2, folder)
+        total = args.big_bots * (args.big_bots - 1)
+        print(f"{args.big_bots}-bot two-player round-robin (Agent Avenue, {total} matches): {rate:.1f} matches/s on"
+              f" 2 workers over its first {args.big_matches} matches -> {total / rate / 3600:.2f} hours")
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
