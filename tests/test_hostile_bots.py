@@ -415,6 +415,8 @@ def test_filling_its_disk_stops_at_the_cap(arena_match, where):
     assert filled <= 33 << 20
 
 
+@pytest.mark.skipif("cgroup" not in RESOURCE_MODES, reason="equal CPU shares need cgroups (root, writable cgroupfs)")
+@pytest.mark.parametrize("resources", ["cgroup"], indirect=True)
 def test_spinning_children_do_not_take_the_opponents_time(arena_match, resources, tmp_path):
     honest = tmp_path / "opponent" / "burner.py"
     honest.write_text(textwrap.dedent('''
@@ -433,8 +435,6 @@ def test_spinning_children_do_not_take_the_opponents_time(arena_match, resources
         '''))
     os.chmod(honest, 0o644)
     limits = Limits(start_ms=5000, decision_ms=600, bank_ms=0)
-    if resources == "rlimits":
-        pytest.skip("equal CPU shares need cgroups; without them a bot's children compete as processes")
     arena_match("spinner", limits=limits, opponent=str(honest), rounds=5, on_start='''
         for _ in range(12):
             if os.fork() == 0:

@@ -346,11 +346,42 @@ class Sandbox:
         return Launch(self, staged, token, work_folder, owner_pid, extra_options, command)
 
 
+# Joins the bot's cgroups (v1: one per controller), then runs the rest of its arguments. A
+# shell and util-linux's `prlimit` do in the child what Python code after fork would do
+# (which is slow, and unsafe in a process with threads).
+_JOIN_CGROUPS = ('for f; do shift; [ "$f" = -- ] && break; echo 0 > "$f" 2>/dev/null ||'
+                 ' { echo "arena: cannot join the bot\'s cgroup $f" >&2; exit 125; }; done; exec "$@"')
+
+
+def _rlimit_words(limits: ResourceLimits, cgroup: bool, own_user: bool) -> list[str]:
+    """``prlimit`` options for the per-process limits (capped by this process's hard limits)."""
+    def capped(kind: int, soft: int, hard: int | None = None) -> str:
+        ceiling = resource.getrlimit(kind)[1]
+        hard = soft if hard is None else hard
+        if ceiling != resource.RLIM_INFINITY:
+            soft, hard = min(soft, ceiling), min(hard, ceiling)
+        return f"{soft}:{hard}"
+
+    words = [f"--cpu={capped(resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1)}",
+             f"--fsize={capped(resource.RLIMIT_FSIZE, limits.file_bytes)}",
+             f"--nofile={capped(resource.RLIMIT_NOFILE, limits.open_files)}", "--core=0:0"]
+    # With a cgroup the memory limit is on resident memory, all processes together; runtimes
+    # that reserve much address space (the JVM, Go, V8) then start under the default limit.
+    if not cgroup:
+        words.append(f"--as={capped(resource.RLIMIT_AS, limits.memory_bytes)}")
+        if own_user:
+            # RLIMIT_NPROC counts every process of the real user id, so it bounds this bot
+            # only when the bot has a user id of its own; a cgroup's pids.max does it better.
+            words.append(f"--nproc={capped(resource.RLIMIT_NPROC, limits.processes)}")
+    return words
+
+
 class Launch:
     """One bot process's sandbox: its command line, environment, group, user and scratch.
 
-    ``preexec`` runs in the child before exec (joins the group, sets rlimits, dies with the
-    harness). `kill` ends every process of the bot; `close` releases the rest.
+    ``argv`` starts with what joins the bot's cgroup and sets its rlimits (a shell and
+    ``prlimit``), then bubblewrap (whose options travel through a memfd, ``pass_fds``), then
+    the bot. `kill` ends every process of the bot; `close` releases the rest.
     """
 
     def __init__(self, sandbox: Sandbox, staged: StagedBot, token: str, work_folder: Path | None,
@@ -363,6 +394,7 @@ class Launch:
         self.uid: uids.BotUid | None = None
         self.args_fd: int | None = None
         self.scratch: Path | None = None
+        self._python_preexec = False
         try:
             hierarchy = cgroups.available()
             if hierarchy is not None:
@@ -385,6 +417,14 @@ class Launch:
                 os.write(self.args_fd, b"".join(word.encode() + b"\0" for word in argv[1:split]))
                 os.lseek(self.args_fd, 0, os.SEEK_SET)
                 argv = [argv[0], "--args", str(self.args_fd)] + argv[split:]
+            prlimit = shutil.which("prlimit")
+            if prlimit is None:
+                self._python_preexec = True  # no util-linux here: limits are set after fork
+            else:
+                self._python_preexec = False
+                argv = [prlimit, *_rlimit_words(self.limits, self.group is not None, self.uid is not None), "--", *argv]
+                if self.group is not None:
+                    argv = ["/bin/sh", "-c", _JOIN_CGROUPS, "arena-launch", *self.group.procs_files(), "--", *argv]
             self.argv = argv
             self.env = sandbox.environment(home, token)
             self.cwd = str(self.scratch) if self.scratch else "/"
@@ -393,8 +433,12 @@ class Launch:
             raise
         self._procs_files = self.group.procs_files() if self.group else []
 
-    def preexec(self) -> None:
-        """In the child, before exec: join the bot's group, limits, die with the harness."""
+    @property
+    def preexec(self):
+        """What runs in the child before exec: nothing, unless this machine has no ``prlimit``."""
+        return self._preexec if self._python_preexec else None
+
+    def _preexec(self) -> None:
         if self._procs_files:
             cgroups.join(self._procs_files)
         _apply_limits(self.limits, cgroup=self.group is not None, own_user=self.uid is not None)
