@@ -227,11 +227,12 @@ class _ProgressPrinter:
             self.last_line = now
 
 
-def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots: int | None = None) -> None:
+def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots: int | None = None,
+                       executor: str | None = None, scheduler: str | None = None) -> None:
     from arena.tournament import run
 
     summary = run(store, tournament_id, workers, progress=_ProgressPrinter(tournament_id), keep_bots=keep_bots,
-                  restore_signals=False)
+                  restore_signals=False, executor_kind=executor, scheduler=scheduler)
     errors = f", {summary.errors} harness errors" if summary.errors else ""
     if summary.problem:
         click.echo(f"tournament {tournament_id} stopped: {summary.played} matches played{errors},"
@@ -263,12 +264,14 @@ def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots
 @click.option("--restart", type=click.Choice(["auto", "always"]), help="'always': a fresh bot process for every match.")
 @click.option("--duplicate", is_flag=True, default=None, help="Play each deal in every seat rotation.")
 @click.option("--keep-bots", type=click.IntRange(0, 1024), help="Live bot processes kept per worker (default 16).")
+@click.option("--executor", type=click.Choice(["local", "dask"]), help="Where matches run (default: local workers).")
+@click.option("--scheduler", metavar="ADDRESS", help="The Dask scheduler, e.g. tcp://10.0.0.5:8786.")
 @limit_options
 @click.pass_context
 def tournament_run_command(ctx: click.Context, file: str | None, game: str | None, bots: tuple, players: int | None,
                            rounds: int | None, options: tuple, seed: int | None, workers: int | None,
                            name: str | None, restart: str | None, duplicate: bool | None, keep_bots: int | None,
-                           **limits) -> None:
+                           executor: str | None, scheduler: str | None, **limits) -> None:
     """Create a tournament (from FILE.toml or flags) and play it."""
     from arena.tournament import TournamentConfig, available, check_config, create, load_file, parse_options
 
@@ -288,7 +291,7 @@ def tournament_run_command(ctx: click.Context, file: str | None, game: str | Non
         raise UsageProblem("give a tournament FILE.toml, or --game and --bots")
     overrides = {"players": players, "rounds": rounds, "seed": seed, "workers": workers, "name": name,
                  "bots": bot_list or None, "options": parse_options(list(options)) or None, "restart": restart,
-                 "duplicate": duplicate, "keep_bots": keep_bots}
+                 "duplicate": duplicate, "keep_bots": keep_bots, "executor": executor, "scheduler": scheduler}
     for config in configs:
         for key, value in overrides.items():
             if value is not None:
@@ -315,7 +318,7 @@ def tournament_run_command(ctx: click.Context, file: str | None, game: str | Non
             click.echo(f"tournament {tournament_id}: {tournament['game']}, {tournament['entries']} bots,"
                        f" {tournament['players']} players, {tournament['rounds']} round(s),"
                        f" {tournament['matches_total']} matches, seed {tournament['seed']}")
-            _run_with_progress(store, tournament_id, config.workers, config.keep_bots)
+            _run_with_progress(store, tournament_id, config.workers, config.keep_bots)  # executor: from config
             ran += 1
         if not ran:
             click.echo("no tournament could be run (see the notes above)", err=True)
@@ -324,14 +327,17 @@ def tournament_run_command(ctx: click.Context, file: str | None, game: str | Non
 @tournament_group.command("resume")
 @click.argument("tournament_id", type=ID)
 @click.option("--workers", type=click.IntRange(1, 256), help="Parallel matches (default: as configured, else one per core).")
+@click.option("--executor", type=click.Choice(["local", "dask"]), help="Where matches run (default: as configured).")
+@click.option("--scheduler", metavar="ADDRESS", help="The Dask scheduler (default: as configured).")
 @click.pass_context
-def tournament_resume_command(ctx: click.Context, tournament_id: int, workers: int | None) -> None:
+def tournament_resume_command(ctx: click.Context, tournament_id: int, workers: int | None, executor: str | None,
+                              scheduler: str | None) -> None:
     """Play the matches of a tournament that have not finished yet."""
     with _store(ctx, create=False) as store:
         tournament = store.tournament(tournament_id)
         click.echo(f"tournament {tournament_id}: {tournament['matches_pending']} of"
                    f" {tournament['matches_total']} matches to play")
-        _run_with_progress(store, tournament_id, workers)
+        _run_with_progress(store, tournament_id, workers, executor=executor, scheduler=scheduler)
 
 
 @tournament_group.command("retry")

@@ -149,6 +149,8 @@ def check_entry(entry, where: str = "") -> None:
 def check_config(config: TournamentConfig, where: str = "") -> TournamentConfig:
     for key in CONFIG_KEYS:
         check_value(key, getattr(config, key), where)
+    if config.executor == "dask" and not config.scheduler:
+        raise TournamentError(f"{where}the dask executor needs a scheduler (--scheduler tcp://HOST:8786)")
     return config
 
 

@@ -109,7 +109,8 @@ def _spec(match: dict, tournament: dict, limits: dict, seat_limits: dict, bot_se
 
 def run(store: Store, tournament_id: int, workers: int | None = None,
         progress: Callable[[Progress], None] | None = None, play: Callable | None = None,
-        executor=None, keep_bots: int | None = None, restore_signals: bool = True) -> RunSummary:
+        executor=None, keep_bots: int | None = None, restore_signals: bool = True,
+        executor_kind: str | None = None, scheduler: str | None = None) -> RunSummary:
     """Play the tournament's pending matches and store each one (see the module docstring).
 
     With ``restore_signals=False`` (the command line, which exits right after) the stop
@@ -117,7 +118,8 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
     from arena.results import keys
     from arena.runner.match import Limits
     from arena.runner.sandbox import detect
-    from arena.tournament.executors.local import LocalExecutor, sweep_stale
+    from arena.tournament import executors
+    from arena.tournament.executors.local import sweep_stale
 
     tournament = store.tournament(tournament_id)
     config = tournament["config"]
@@ -141,7 +143,9 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
         sweep_stale()
         if executor is None:
             keep = keep_bots if keep_bots is not None else config.get("keep_bots")
-            executor = LocalExecutor(workers, keep=16 if keep is None else keep, play=play)
+            kind = executor_kind or config.get("executor") or "local"
+            executor = executors.make(kind, workers, keep=16 if keep is None else keep, play=play,
+                                      scheduler=scheduler or config.get("scheduler"))
         _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started)
     except StoreError as error:
         summary.problem = str(error)

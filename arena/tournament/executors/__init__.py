@@ -45,3 +45,14 @@ class Executor(Protocol):
 
     def close(self) -> None:
         """Orderly end: workers retire their bots and exit; bounded in time."""
+
+
+def make(kind: str, workers: int, keep: int, play=None, scheduler: str | None = None):
+    """The executor a run asked for: ``local`` (worker processes here) or ``dask`` (a cluster)."""
+    if kind == "dask":
+        from arena.tournament.executors.dask import DaskExecutor
+
+        return DaskExecutor(scheduler, keep=keep, play=play)
+    from arena.tournament.executors.local import LocalExecutor
+
+    return LocalExecutor(workers, keep=keep, play=play)
