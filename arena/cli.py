@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from pathlib import Path
 
 import click
 
@@ -144,18 +145,38 @@ def _store(ctx: click.Context, create: bool = True, readonly: bool = False):
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--game", required=True, help="The game the bot plays.")
 @click.option("--name", help="The bot's name (default: from the file or directory name).")
+@click.option("--jobs", type=click.IntRange(1, 64), help="Bots submitted at once (default: twice the cores).")
 @click.pass_context
-def submit_command(ctx: click.Context, paths: tuple, game: str, name: str | None) -> None:
-    """Submit a bot (file or directory): copy it, version it, build it, validate it against the random bot."""
+def submit_command(ctx: click.Context, paths: tuple, game: str, name: str | None, jobs: int | None) -> None:
+    """Submit bots: copy, version, build and validate each against the random bot.
+
+    Each PATH is a bot (a file, or a folder with a bot.toml) or a folder of bots (every file
+    and folder in it is one, named after it). Many bots are submitted in parallel."""
     from arena.games import get_game
-    from arena.results.submit import submit
+    from arena.results.submit import expand, submit, submit_many
 
     get_game(game)
-    if name is not None and len(paths) > 1:
-        raise UsageProblem("--name names one bot; give one path with it")
+    bots, _ = expand(list(paths))
+    if name is not None and len(bots) != 1:
+        raise UsageProblem("--name names one bot; give one bot's path with it")
     with _store(ctx) as store:
-        outcome = submit(store, paths[0], game, name)
-    _print_submission(outcome)
+        if len(bots) == 1 and len(paths) == 1 and Path(paths[0]).resolve() == bots[0]:
+            _print_submission(submit(store, paths[0], game, name))
+            return
+        outcomes, notes = submit_many(store, list(paths), game, jobs)
+    for note in notes:
+        click.echo(f"note: {_printable(note)}", err=True)
+    failed = 0
+    for outcome in outcomes:
+        if outcome.error is not None:
+            failed += 1
+            first = outcome.error.splitlines()[0] if outcome.error else ""
+            click.echo(f"refused: {_printable(str(outcome.source))}: {_printable(first)}")
+        else:
+            _print_submission(outcome.submission)
+    click.echo(f"{len(outcomes) - failed} of {len(outcomes)} bots accepted or unchanged", err=True)
+    if failed:
+        raise SystemExit(1)
 
 
 def _print_submission(outcome) -> None:
@@ -171,13 +192,15 @@ def _print_submission(outcome) -> None:
                f" validation match ok: {seat.get('decisions', 0)} decisions in {seat.get('time_ms', 0):.0f} ms")
 
 
-@main.command("bots")
+@main.group("bots", cls=ArenaGroup, invoke_without_command=True)
 @click.option("--game", help="Only this game's bots.")
 @click.pass_context
 def bots_command(ctx: click.Context, game: str | None) -> None:
-    """List submitted bots and their versions."""
+    """List submitted bots and their versions (and withdraw or reinstate them)."""
     from arena.games import get_game
 
+    if ctx.invoked_subcommand is not None:
+        return
     if game:
         get_game(game)
     with _store(ctx, readonly=True) as store:
@@ -187,6 +210,39 @@ def bots_command(ctx: click.Context, game: str | None) -> None:
         withdrawn = "  (withdrawn)" if row["bot_withdrawn"] or row["version_withdrawn"] else ""
         click.echo(f"{row['game']:<14} {_printable(row['name']):<24} {row['version']:>3}  {_printable(row['language'] or '-'):<10}"
                    f" {row['content_hash'][:12]:<12}  {row['submitted_at'][:23]:<23}  {_printable(row['path'])}{withdrawn}")
+
+
+def _set_withdrawn(ctx: click.Context, bots: tuple, game: str, withdrawn: bool) -> None:
+    from arena.games import get_game
+    from arena.tournament.create import split_version
+
+    get_game(game)
+    with _store(ctx, create=False) as store:
+        for bot in bots:
+            name, version = split_version(bot)
+            if store.find_version(game, name, version) is None:
+                raise click.ClickException(f"no bot {_printable(bot)} in {game}")
+            store.set_withdrawn(game, name, version, withdrawn)
+            what = f"{name} v{version}" if version else name
+            click.echo(f"{'withdrawn' if withdrawn else 'reinstated'}: {game}/{_printable(what)}")
+
+
+@bots_command.command("withdraw")
+@click.argument("bots", nargs=-1, required=True)
+@click.option("--game", required=True, help="The bots' game.")
+@click.pass_context
+def bots_withdraw_command(ctx: click.Context, bots: tuple, game: str) -> None:
+    """Leave bots (NAME) or versions (NAME@2) out of new schedules and the default leaderboard."""
+    _set_withdrawn(ctx, bots, game, True)
+
+
+@bots_command.command("reinstate")
+@click.argument("bots", nargs=-1, required=True)
+@click.option("--game", required=True, help="The bots' game.")
+@click.pass_context
+def bots_reinstate_command(ctx: click.Context, bots: tuple, game: str) -> None:
+    """Undo a withdrawal."""
+    _set_withdrawn(ctx, bots, game, False)
 
 
 @main.group("tournament", cls=ArenaGroup)
@@ -232,7 +288,8 @@ def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots
     from arena.tournament import run
 
     summary = run(store, tournament_id, workers, progress=_ProgressPrinter(tournament_id), keep_bots=keep_bots,
-                  restore_signals=False, executor_kind=executor, scheduler=scheduler)
+                  restore_signals=False, executor_kind=executor, scheduler=scheduler,
+                  notify=lambda line: click.echo(_printable(line), err=True))
     errors = f", {summary.errors} harness errors" if summary.errors else ""
     if summary.problem:
         click.echo(f"tournament {tournament_id} stopped: {summary.played} matches played{errors},"
@@ -241,6 +298,10 @@ def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots
     if summary.interrupted:
         import signal
 
+        if summary.signal:
+            # We are on our way out: a second signal must not kill the interpreter as it exits.
+            for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                signal.signal(signum, signal.SIG_IGN)
         name = signal.Signals(summary.signal).name if summary.signal else "a stop"
         click.echo(f"tournament {tournament_id} interrupted by {name}: {summary.played} matches played{errors},"
                    f" {summary.remaining} left; continue with: arena tournament resume {tournament_id}")
@@ -266,17 +327,33 @@ def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots
 @click.option("--keep-bots", type=click.IntRange(0, 1024), help="Live bot processes kept per worker (default 16).")
 @click.option("--executor", type=click.Choice(["local", "dask"]), help="Where matches run (default: local workers).")
 @click.option("--scheduler", metavar="ADDRESS", help="The Dask scheduler, e.g. tcp://10.0.0.5:8786.")
+@click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet", "swiss"]),
+              help="round-robin (default), gauntlet (--candidates against --bots) or swiss (--rounds rounds).")
+@click.option("--candidates", multiple=True, help="Gauntlet: the bots that play the field (--bots).")
 @limit_options
 @click.pass_context
 def tournament_run_command(ctx: click.Context, file: str | None, game: str | None, bots: tuple, players: int | None,
                            rounds: int | None, options: tuple, seed: int | None, workers: int | None,
                            name: str | None, restart: str | None, duplicate: bool | None, keep_bots: int | None,
-                           executor: str | None, scheduler: str | None, **limits) -> None:
+                           executor: str | None, scheduler: str | None, fmt: str | None, candidates: tuple,
+                           **limits) -> None:
     """Create a tournament (from FILE.toml or flags) and play it."""
+    overrides = {"format": fmt, "candidates": _entries(candidates) or None}
+    _create_and_run(ctx, file, game, bots, players, rounds, options, seed, workers, name, restart, duplicate,
+                    keep_bots, executor, scheduler, limits, overrides)
+
+
+def _entries(values: tuple) -> list[str]:
+    return [entry.strip() for value in values for entry in value.split(",") if entry.strip()]
+
+
+def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, workers, name, restart, duplicate,
+                    keep_bots, executor, scheduler, limits, more: dict) -> None:
+    """Create the tournaments of FILE or of the flags, and play each (every format's command)."""
     from arena.tournament import TournamentConfig, available, check_config, create, load_file, parse_options
 
     limit_overrides = _limits_given(limits)
-    bot_list = [entry.strip() for value in bots for entry in value.split(",") if entry.strip()]
+    bot_list = _entries(bots)
     if bots and not bot_list:
         raise UsageProblem("--bots names no bot")
     if file and game:
@@ -291,7 +368,8 @@ def tournament_run_command(ctx: click.Context, file: str | None, game: str | Non
         raise UsageProblem("give a tournament FILE.toml, or --game and --bots")
     overrides = {"players": players, "rounds": rounds, "seed": seed, "workers": workers, "name": name,
                  "bots": bot_list or None, "options": parse_options(list(options)) or None, "restart": restart,
-                 "duplicate": duplicate, "keep_bots": keep_bots, "executor": executor, "scheduler": scheduler}
+                 "duplicate": duplicate, "keep_bots": keep_bots, "executor": executor, "scheduler": scheduler,
+                 **more}
     for config in configs:
         for key, value in overrides.items():
             if value is not None:
@@ -319,6 +397,8 @@ def tournament_run_command(ctx: click.Context, file: str | None, game: str | Non
                        f" {tournament['players']} players, {tournament['rounds']} round(s),"
                        f" {tournament['matches_total']} matches, seed {tournament['seed']}")
             _run_with_progress(store, tournament_id, config.workers, config.keep_bots)  # executor: from config
+            if config.format == "sprt":
+                _sprt_verdict(store, tournament_id)
             ran += 1
         if not ran:
             click.echo("no tournament could be run (see the notes above)", err=True)
@@ -406,6 +486,208 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
     click.echo(render([board], "table"))
 
 
+def _format_command_options(function):
+    """The options every format's command shares with `tournament run`."""
+    for option in reversed([
+            click.option("--game", help="The game."),
+            click.option("--players", type=click.IntRange(1, 64), help="Players per match."),
+            click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A game option."),
+            click.option("--seed", type=SEED, help="Seed of the schedule and (keyed) of every deal."),
+            click.option("--workers", type=click.IntRange(1, 256), help="Parallel matches."),
+            click.option("--name", help="A name for the tournament."),
+            click.option("--restart", type=click.Choice(["auto", "always"]), help="'always': fresh bot processes."),
+            click.option("--keep-bots", type=click.IntRange(0, 1024), help="Live bot processes per worker."),
+            click.option("--executor", type=click.Choice(["local", "dask"]), help="Where matches run."),
+            click.option("--scheduler", metavar="ADDRESS", help="The Dask scheduler."),
+            click.option("--batch", type=click.IntRange(1, 10_000), help="Groups (pairs) planned per step."),
+            click.option("--max-matches", type=click.IntRange(1, 2_000_000), help="Stop after this many matches.")]):
+        function = option(function)
+    return limit_options(function)
+
+
+@main.command("sprt")
+@click.option("--bots", "bots", required=True, help="new,old: the two versions to compare (names or paths).")
+@click.option("--field", multiple=True, help="With more than 2 players: the bots in the other seats.")
+@click.option("--elo0", type=click.FloatRange(-2000, 2000), default=0.0, show_default=True, help="H0: new is at most this much better.")
+@click.option("--elo1", type=click.FloatRange(-2000, 2000), default=10.0, show_default=True, help="H1: new is at least this much better.")
+@click.option("--alpha", type=click.FloatRange(1e-6, 0.5), default=0.05, show_default=True, help="False-positive rate.")
+@click.option("--beta", type=click.FloatRange(1e-6, 0.5), default=0.05, show_default=True, help="False-negative rate.")
+@_format_command_options
+@click.pass_context
+def sprt_command(ctx: click.Context, bots: str, field: tuple, elo0: float, elo1: float, alpha: float, beta: float,
+                 game: str, players, options, seed, workers, name, restart, keep_bots, executor, scheduler, batch,
+                 max_matches, **limits) -> None:
+    """A/B test two versions with a sequential probability ratio test on duplicate pairs.
+
+    Both versions play the same deals in the same seats (against the same --field bots with
+    more than 2 players); it stops as soon as H0 or H1 is accepted, printing the
+    log-likelihood ratio as it goes. Exit code 0 when H1 (new is better) is accepted, 3 for H0,
+    4 when --max-matches ran out first."""
+    if not game:
+        raise UsageProblem("an SPRT needs --game")
+    more = {"format": "sprt", "field": _entries(field), "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
+            "batch": batch, "max_matches": max_matches}
+    _create_and_run(ctx, None, game, (bots,), players, None, options, seed, workers, name, restart, None, keep_bots,
+                    executor, scheduler, limits, more)
+
+
+def _sprt_verdict(store, tournament_id: int) -> None:
+    state = store.tournament(tournament_id)["format_state"] or {}
+    verdict = state.get("verdict")
+    config = store.tournament(tournament_id)["config"]
+    if verdict == "H1":
+        click.echo(f"H1 accepted after {state['pairs']} pairs (LLR {state['llr']:.2f}): the new version is better"
+                   f" by at least {config['elo1']:g} Elo, with error rate {config['alpha']:g}")
+    elif verdict == "H0":
+        click.echo(f"H0 accepted after {state['pairs']} pairs (LLR {state['llr']:.2f}): the new version is not"
+                   f" better by {config['elo1']:g} Elo (at most {config['elo0']:g}), error rate {config['beta']:g}")
+        raise SystemExit(3)
+    else:
+        click.echo(f"no verdict after {state.get('pairs', 0)} pairs (LLR {state.get('llr', 0.0):.2f}):"
+                   " the match budget ran out")
+        raise SystemExit(4)
+
+
+@main.group("ladder", cls=ArenaGroup)
+def ladder_group() -> None:
+    """A long-running, rating-aware schedule that bots can join or leave while it runs."""
+
+
+@ladder_group.command("run")
+@click.option("--bots", "bots", multiple=True, help="The bots at the start (names, * or paths).")
+@click.option("--id", "ladder_id", type=ID, help="Go on with this ladder instead of starting one.")
+@click.option("--until", "until", type=click.IntRange(1, 2_000_000), help="Stop when it has this many matches.")
+@click.option("--until-stable", is_flag=True, help="Stop when the top places are settled (see docs).")
+@click.option("--top", type=click.IntRange(1, 1000), default=3, show_default=True, help="--until-stable: places that must hold.")
+@click.option("--stable-batches", type=click.IntRange(1, 10_000), default=5, show_default=True,
+              help="--until-stable: for this many batches in a row.")
+@click.option("--sigma-bound", type=click.FloatRange(0.01, 100), default=1.5, show_default=True,
+              help="--until-stable: and every sigma under this.")
+@click.option("--duplicate", is_flag=True, default=None, help="Each group plays its seatings on one deal.")
+@_format_command_options
+@click.pass_context
+def ladder_run_command(ctx: click.Context, bots: tuple, ladder_id: int | None, until: int | None, until_stable: bool,
+                       top: int, stable_batches: int, sigma_bound: float, duplicate, game: str, players, options,
+                       seed, workers, name, restart, keep_bots, executor, scheduler, batch, max_matches,
+                       **limits) -> None:
+    """Start a ladder (or go on with --id) and play it until its stopping rule holds.
+
+    Stopping: --until N matches, or --until-stable: the first --top places keep their order
+    for --stable-batches batches and every sigma is under --sigma-bound (at most
+    --max-matches, default 100000, either way)."""
+    if not (until or until_stable):
+        raise UsageProblem("say when to stop: --until N or --until-stable")
+    if ladder_id is None and not game:
+        raise UsageProblem("a new ladder needs --game and --bots (or go on with one: --id ID)")
+    if ladder_id is not None:
+        with _store(ctx, create=False) as store:
+            tournament = store.tournament(ladder_id)
+            if tournament["format"] != "ladder":
+                raise click.ClickException(f"tournament {ladder_id} is not a ladder")
+            config = dict(tournament["config"])
+            config.update({"max_matches": until or max_matches or config.get("max_matches"),
+                           "until_stable": until_stable or config.get("until_stable", False)})
+            store.set_tournament_config(ladder_id, config)
+            _run_with_progress(store, ladder_id, workers)
+            click.echo(_plan_line(store, ladder_id))
+        return
+    more = {"format": "ladder", "max_matches": until or max_matches or (100_000 if until_stable else None),
+            "until_stable": until_stable, "top": top, "stable_batches": stable_batches, "sigma_bound": sigma_bound,
+            "batch": batch}
+    _create_and_run(ctx, None, game, bots, players, None, options, seed, workers, name, restart, duplicate,
+                    keep_bots, executor, scheduler, limits, more)
+
+
+def _plan_line(store, tournament_id: int) -> str:
+    from arena.tournament import plans
+
+    return _printable(plans.report(store, tournament_id) or "")
+
+
+@ladder_group.command("add")
+@click.argument("ladder_id", type=ID)
+@click.argument("bots", nargs=-1, required=True)
+@click.pass_context
+def ladder_add_command(ctx: click.Context, ladder_id: int, bots: tuple) -> None:
+    """Add bots (names, name@2 or paths) to a ladder; it takes them from its next batch on."""
+    from arena.tournament.create import resolve_one
+
+    with _store(ctx, create=False) as store:
+        tournament = store.tournament(ladder_id)
+        if tournament["format"] != "ladder":
+            raise click.ClickException(f"tournament {ladder_id} is not a ladder")
+        for bot in bots:
+            version = resolve_one(store, tournament["game"], bot)
+            position = store.add_entry(ladder_id, version["id"])
+            click.echo(f"ladder {ladder_id}: {_printable(version['name'])} v{version['version']} is entry {position}")
+
+
+@ladder_group.command("withdraw")
+@click.argument("ladder_id", type=ID)
+@click.argument("bots", nargs=-1, required=True)
+@click.pass_context
+def ladder_withdraw_command(ctx: click.Context, ladder_id: int, bots: tuple) -> None:
+    """Take bots (name or name@2) out of a ladder's next batches; their results stay."""
+    from arena.tournament.create import split_version
+
+    with _store(ctx, create=False) as store:
+        if store.tournament(ladder_id)["format"] != "ladder":
+            raise click.ClickException(f"tournament {ladder_id} is not a ladder")
+        entries = {(e["bot"], e["version"]): e for e in store.tournament_entries(ladder_id)}
+        for bot in bots:
+            name, version = split_version(bot)
+            matching = [e for (n, v), e in entries.items() if n == name and (version is None or v == version)]
+            if not matching:
+                raise click.ClickException(f"ladder {ladder_id} has no entry {_printable(bot)}")
+            for entry in matching:
+                store.withdraw_entry(ladder_id, entry["bot_version_id"])
+                click.echo(f"ladder {ladder_id}: {_printable(entry['bot'])} v{entry['version']} withdrawn")
+
+
+@tournament_group.command("stats")
+@click.argument("tournament_id", type=ID)
+@click.option("--samples", type=click.IntRange(10, 10_000), default=200, show_default=True,
+              help="Bootstrap resamples for the rank confidence.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def tournament_stats_command(ctx: click.Context, tournament_id: int, samples: int, as_json: bool) -> None:
+    """Standings with rank confidence, the head-to-head table, results per seat, duplicate sets."""
+    import json
+
+    from arena.results.report import tournament_report
+
+    with _store(ctx, readonly=True) as store:
+        report = tournament_report(store, tournament_id, samples)
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        return
+    from arena.results.report import render_report
+
+    click.echo(render_report(report))
+
+
+@main.command("export")
+@click.option("--tournament", "tournament_id", type=ID, required=True, help="The tournament to export.")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl", show_default=True,
+              help="jsonl: one match a line, seats inside; csv: one row per seat.")
+@click.option("--logs", is_flag=True, help="jsonl: include every match's full log.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file (default: stdout).")
+@click.pass_context
+def export_command(ctx: click.Context, tournament_id: int, fmt: str, logs: bool, output: str | None) -> None:
+    """Export a tournament's matches and seats."""
+    from arena.results.export import export
+
+    if output:
+        _check_writable(output)
+    with _store(ctx, readonly=True) as store:
+        if output:
+            with open(output, "w", encoding="utf-8", newline="") as handle:
+                count = export(store, tournament_id, fmt, handle, logs)
+            click.echo(f"wrote {count} matches to {output}", err=True)
+        else:
+            export(store, tournament_id, fmt, sys.stdout, logs)
+
+
 @main.group("ratings", cls=ArenaGroup)
 def ratings_group() -> None:
     """Maintain the TrueSkill ratings."""
@@ -432,10 +714,14 @@ def ratings_recompute_command(ctx: click.Context, game: str | None) -> None:
 @click.option("--tournament", "tournament_id", type=ID, help="Only this tournament's entries and matches.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1, max=MAX_ID), help="At most this many rows (per game).")
+@click.option("--all-versions", is_flag=True, help="Every rated version, not only each bot's latest (game leaderboards).")
+@click.option("--confidence", is_flag=True, help="Add each rank's 90% bootstrap interval (tournament leaderboards).")
 @click.pass_context
 def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, tournament_id: int | None,
-                        fmt: str, limit: int | None) -> None:
+                        fmt: str, limit: int | None, all_versions: bool, confidence: bool) -> None:
     """Bots ordered by conservative skill (mu - 3 sigma)."""
+    if confidence and tournament_id is None:
+        raise UsageProblem("--confidence needs --tournament ID (it resamples that tournament's matches)")
     from arena.games import get_game
     from arena.results.leaderboard import game_leaderboard, rated_games, render, tournament_leaderboard
 
@@ -446,15 +732,20 @@ def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, t
     if not (game or all_games or tournament_id is not None):
         raise UsageProblem("give --game GAME, --tournament ID or --all-games")
     with _store(ctx, readonly=True) as store:
+        versions = "all" if all_versions else "latest"
         if tournament_id is not None:
             board = tournament_leaderboard(store, tournament_id, limit)
             if game and board["game"] != game:
                 raise click.ClickException(f"tournament {tournament_id} is a {board['game']} tournament")
+            if confidence:
+                from arena.results.report import add_rank_confidence
+
+                add_rank_confidence(store, board)
             boards = [board]
         elif all_games:
-            boards = [game_leaderboard(store, name, limit) for name in rated_games(store)]
+            boards = [game_leaderboard(store, name, limit, versions) for name in rated_games(store)]
         else:
-            boards = [game_leaderboard(store, game, limit)]
+            boards = [game_leaderboard(store, game, limit, versions)]
     if not boards and fmt == "table":
         click.echo("no ratings yet")
         return

@@ -34,7 +34,14 @@ def quick_play(spec, bots=None):
 
 
 def worker_folders() -> set[str]:
-    return {e.name for e in os.scandir("/tmp") if e.name.startswith("arena-worker-")}
+    """Worker folders whose worker is gone: what a run must never leave behind."""
+    left = set()
+    for entry in os.scandir("/tmp"):
+        if entry.name.startswith("arena-worker-"):
+            owner = entry.name.split("-")[2]
+            if owner.isdigit() and not alive(int(owner)):
+                left.add(entry.name)
+    return left
 
 
 def test_two_hundred_short_tournaments_in_a_row_never_hang(tmp_path):

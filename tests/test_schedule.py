@@ -53,15 +53,23 @@ def test_at_any_moment_every_bot_has_played_about_as_many_matches(entries, playe
     assert worst <= players + 1
 
 
-def test_duplicate_sets_share_a_deal_in_every_seat_rotation():
+def test_duplicate_sets_of_three_players_share_a_deal_in_every_order():
     schedule = round_robin(4, 3, rounds=1, seed=2, duplicate=True)
+    assert len(schedule) == match_count(4, 3, 1, duplicate=True) == 4 * 6
     by_deal: dict[int, list] = {}
     for match in schedule:
         by_deal.setdefault(match.deal, []).append(match.seats)
-    for seatings in by_deal.values():
-        assert len(seatings) == 3
-        assert len({frozenset(s) for s in seatings}) == 1
-        assert {s[0] for s in seatings} == set(seatings[0])
+    for orders in by_deal.values():
+        assert len(orders) == 6 and len(set(orders)) == 6
+        assert len({frozenset(s) for s in orders}) == 1
+
+
+def test_duplicate_sets_of_four_players_are_the_rotations_played_together():
+    schedule = round_robin(5, 4, rounds=1, seed=2, duplicate=True)
+    for start in range(0, len(schedule), 4):
+        block = schedule[start:start + 4]
+        assert len({m.deal for m in block}) == 1
+        assert {m.seats[0] for m in block} == set(block[0].seats)
 
 
 def test_deal_seeds_are_keyed_by_the_secret_and_fit_a_signed_64_bit_column():

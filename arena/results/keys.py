@@ -74,6 +74,7 @@ def deal_seed(secret: str, deal: int) -> int:
     return keyed_seed(secret, "deal", deal)
 
 
-def bot_seeds(secret: str, match_key: object, players: int) -> list[int]:
-    """The seeds sent to the bots of one match (one per seat), independent of its deal."""
-    return [keyed_seed(secret, "bot", match_key, seat) for seat in range(players)]
+def bot_seeds(secret: str, deal: int, players: int) -> list[int]:
+    """The seeds sent to the bots of a match on deal ``deal``, one per seat: independent of the
+    deal's own seed, and the same for every match of a duplicate set (they follow the seat)."""
+    return [keyed_seed(secret, "bot", deal, seat) for seat in range(players)]

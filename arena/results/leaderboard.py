@@ -14,6 +14,7 @@ import io
 import json
 
 from arena.results.ratings import MU, SIGMA, conservative
+from arena.runner.protocol import printable
 from arena.results.store import FAILURE_KINDS, Store
 
 FORMATS = ("table", "json", "csv")
@@ -39,18 +40,26 @@ def _ranked(entries: list[dict], limit: int | None) -> list[dict]:
     return entries[:limit] if limit else entries
 
 
-def game_leaderboard(store: Store, game: str, limit: int | None = None) -> dict:
+VERSIONS = ("latest", "all")
+
+
+def game_leaderboard(store: Store, game: str, limit: int | None = None, versions: str = "latest") -> dict:
+    """Every rated version of the game's bots (``versions="all"``), or only each bot's latest
+    version (its highest version number that is not withdrawn), without withdrawn bots."""
     failures = ", ".join(f"r.failures_{kind}" for kind in FAILURE_KINDS)
+    only_latest = ("" if versions == "all" else
+                   " AND b.withdrawn = 0 AND v.version = (SELECT MAX(w.version) FROM bot_versions w"
+                   " WHERE w.bot_id = v.bot_id AND w.withdrawn = 0)")
     sql = (f"SELECT b.name AS bot, v.version, r.bot_version_id, r.mu, r.sigma, r.matches, r.first_places,"
            f" r.rank_sum, {failures} FROM ratings r JOIN bot_versions v ON v.id = r.bot_version_id"
-           f" JOIN bots b ON b.id = v.bot_id WHERE r.game = ?"
+           f" JOIN bots b ON b.id = v.bot_id WHERE r.game = ?{only_latest}"
            f" ORDER BY r.conservative DESC, r.mu DESC, b.name, v.version")
     params: list = [game]
     if limit:
         sql += " LIMIT ?"
         params.append(limit)
     entries = [_entry(row) for row in store.query(sql, params)]
-    return {"game": game, "tournament": None, "entries": _ranked(entries, limit)}
+    return {"game": game, "tournament": None, "versions": versions, "entries": _ranked(entries, limit)}
 
 
 def tournament_leaderboard(store: Store, tournament_id: int, limit: int | None = None) -> dict:
@@ -87,24 +96,29 @@ def _failures_text(failures: dict) -> str:
 
 def format_table(board: dict) -> str:
     title = f"{board['game']}" + (f" — tournament {board['tournament']}" if board["tournament"] else "")
-    header = (f"{'rank':>4}  {'bot':<24} {'ver':>3}  {'mu-3sigma':>9} {'mu':>7} {'sigma':>6}"
-              f" {'matches':>7} {'firsts':>6} {'avg rank':>8}  failures")
+    confident = any("rank_interval" in e for e in board["entries"])
+    header = (f"{'rank':>4}{'  rank 90%' if confident else ''}  {'bot':<24} {'ver':>3}  {'mu-3sigma':>9} {'mu':>7}"
+              f" {'sigma':>6} {'matches':>7} {'firsts':>6} {'avg rank':>8}  failures")
     lines = [title, header]
     for e in board["entries"]:
         average = f"{e['average_rank']:.2f}" if e["average_rank"] is not None else "-"
-        lines.append(f"{e['rank']:>4}  {e['bot'][:24]:<24} {e['version']:>3}  {e['conservative']:>9.3f}"
-                     f" {e['mu']:>7.3f} {e['sigma']:>6.3f} {e['matches']:>7} {e['first_places']:>6}"
-                     f" {average:>8}  {_failures_text(e['failures'])}")
+        interval = ""
+        if confident:
+            low, high = e.get("rank_interval", (e["rank"], e["rank"]))
+            interval = f"  {f'{low}-{high}' if low != high else str(low):>8}"
+        lines.append(f"{e['rank']:>4}{interval}  {printable(e['bot'], False)[:24]:<24} {e['version']:>3}"
+                     f"  {e['conservative']:>9.3f} {e['mu']:>7.3f} {e['sigma']:>6.3f} {e['matches']:>7}"
+                     f" {e['first_places']:>6} {average:>8}  {_failures_text(e['failures'])}")
     if not board["entries"]:
         lines.append("  (no rated matches yet)")
     return "\n".join(lines)
 
 
 def _json_board(board: dict) -> dict:
+    keys = ("rank", "bot", "version", "conservative", "mu", "sigma", "matches", "first_places", "average_rank",
+            "failures", "rank_interval")
     return {"game": board["game"], "tournament": board["tournament"],
-            "entries": [{key: e[key] for key in ("rank", "bot", "version", "conservative", "mu", "sigma",
-                                                 "matches", "first_places", "average_rank", "failures")}
-                        for e in board["entries"]]}
+            "entries": [{key: e[key] for key in keys if key in e} for e in board["entries"]]}
 
 
 def format_json(boards: list[dict], single: bool) -> str:

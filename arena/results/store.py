@@ -598,6 +598,27 @@ class Store:
             "INSERT INTO match_seats (match_id, seat, bot_version_id) VALUES (?, ?, ?)", seat_rows)
         return len(match_rows)
 
+    def add_entry(self, tournament_id: int, version_id: int, role: str | None = None) -> int:
+        """Add a bot version to a running ladder (or reinstate it there); returns its position."""
+        with self.write():
+            row = self.db.conn.execute("SELECT position FROM tournament_entries WHERE tournament_id = ? AND"
+                                       " bot_version_id = ?", [tournament_id, version_id]).fetchone()
+            if row is not None:
+                self.db.conn.execute("UPDATE tournament_entries SET withdrawn = 0 WHERE tournament_id = ? AND"
+                                     " position = ?", [tournament_id, row[0]])
+                return row[0]
+            position = self.db.conn.execute("SELECT COALESCE(MAX(position), -1) + 1 FROM tournament_entries"
+                                            " WHERE tournament_id = ?", [tournament_id]).fetchone()[0]
+            self.db.conn.execute("INSERT INTO tournament_entries (tournament_id, position, bot_version_id, role)"
+                                 " VALUES (?, ?, ?, ?)", [tournament_id, position, version_id, role])
+            return position
+
+    def withdraw_entry(self, tournament_id: int, version_id: int) -> bool:
+        """Leave an entry out of a ladder's next batches (its matches so far stay)."""
+        with self.write():
+            return self.db.conn.execute("UPDATE tournament_entries SET withdrawn = 1 WHERE tournament_id = ? AND"
+                                        " bot_version_id = ?", [tournament_id, version_id]).rowcount > 0
+
     def tournament(self, tournament_id: int) -> dict:
         row = self.one(_TOURNAMENT_SELECT + " WHERE t.id = ?", [tournament_id])
         if row is None:
@@ -626,6 +647,12 @@ class Store:
         with self.write():
             self.db.conn.execute(f"UPDATE tournaments SET status = :status, runner_pid = :pid{stamps} WHERE id = :id",
                                  {"status": status, "pid": pid, "now": now(), "id": tournament_id})
+
+    def set_tournament_config(self, tournament_id: int, config: dict) -> None:
+        """Change a tournament's stored configuration (a ladder's new stopping rule)."""
+        with self.write():
+            self.db.conn.execute("UPDATE tournaments SET config = ? WHERE id = ?",
+                                 [json.dumps(config, sort_keys=True), tournament_id])
 
     def claim_tournament(self, tournament_id: int, pid: int) -> None:
         """Mark the tournament running by ``pid``, unless a live process runs it already."""

@@ -231,3 +231,63 @@ def submit(store: Store, path: str | os.PathLike, game: str, name: str | None = 
     from arena.results.build import build_in_sandbox
 
     return register(store, path, game, name, validate=validation_match(game), build=build_in_sandbox(store))
+
+
+def expand(paths: list[str | os.PathLike]) -> tuple[list[Path], list[str]]:
+    """The bots that ``paths`` name: a bot file or a folder with a ``bot.toml`` is one bot; any
+    other folder holds bots (each file or folder in it is one). Returns (bots, notes)."""
+    bots, notes = [], []
+    for path in paths:
+        source = check_source(path)
+        if source.is_dir() and not (source / "bot.toml").is_file():
+            children = sorted(p for p in source.iterdir() if not p.name.startswith("."))
+            for child in children:
+                if child.is_dir() and not (child / "bot.toml").is_file():
+                    notes.append(f"skipping {child}: a folder without a bot.toml")
+                    continue
+                bots.append(child.resolve())
+            if not children:
+                notes.append(f"{source} holds no bot")
+        else:
+            bots.append(source)
+    return bots, notes
+
+
+@dataclass
+class ManyOutcome:
+    source: Path
+    submission: Submission | None = None
+    error: str | None = None
+
+
+def submit_many(store: Store, paths: list, game: str, jobs: int | None = None) -> tuple[list[ManyOutcome], list[str]]:
+    """Submit many bots at once, ``jobs`` at a time (each validation match runs in parallel).
+
+    Names are given first, one after the other (so two bots never race for one name), then
+    each bot is copied, built and validated with a store connection of its own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from arena.games import get_game
+
+    get_game(game)
+    sources, notes = expand(paths)
+    names, taken = [], set()
+    for source in sources:
+        name, note = default_name(store, game, source, taken)
+        taken.add(name)
+        names.append(name)
+        if note:
+            notes.append(note)
+
+    def one(source: Path, name: str) -> ManyOutcome:
+        try:
+            with Store(store.path) as own:
+                return ManyOutcome(source, submission=submit(own, source, game, name))
+        except (SubmitError, ValueError, OSError) as error:
+            return ManyOutcome(source, error=str(error))
+        except Exception as error:  # one bad bot never stops the others
+            return ManyOutcome(source, error=f"{type(error).__name__}: {error}")
+
+    with ThreadPoolExecutor(max_workers=jobs or max(2, (os.cpu_count() or 1) * 2)) as pool:
+        outcomes = list(pool.map(one, sources, names))
+    return outcomes, notes

@@ -7,7 +7,8 @@ is one line naming the key, what it must be and what it was.
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
+from dataclasses import field as dataclass_field
 
 try:  # Python 3.11+
     import tomllib
@@ -17,7 +18,7 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
 MAX_SEED = (1 << 63) - 1
 MAX_MATCHES = 2_000_000
 MAX_WORKERS = 256
-FORMATS = ("round-robin", "gauntlet", "swiss", "ladder")
+FORMATS = ("round-robin", "gauntlet", "swiss", "ladder", "sprt")
 RESTART = ("auto", "always")
 
 # limit -> (type, minimum, maximum, unit for messages)
@@ -45,25 +46,38 @@ class TournamentConfig:
     bots: list                      # entries: bot names ("name" or "name@2"), paths, or tables
     players: int | None = None      # default: the game's smallest player count
     rounds: int = 1
-    options: dict = field(default_factory=dict)
+    options: dict = dataclass_field(default_factory=dict)
     seed: int | None = None         # default: a random seed, stored and printed
     name: str | None = None
     workers: int | None = None      # default: one per core
-    limits: dict = field(default_factory=dict)   # overrides of arena.runner.match.Limits fields
+    limits: dict = dataclass_field(default_factory=dict)   # overrides of arena.runner.match.Limits fields
     skip_unavailable: bool = False  # leave out missing games and bot files (the demo uses it)
     restart: str = "auto"           # "always": a fresh process per match even for reusable bots
-    format: str = "round-robin"
-    candidates: list = field(default_factory=list)   # gauntlet: entries that play the field
-    duplicate: bool = False         # play each deal in every seat rotation (a duplicate set)
+    format: str = "round-robin"     # round-robin | gauntlet | swiss | ladder | sprt
+    candidates: list = dataclass_field(default_factory=list)   # gauntlet: entries that play the field
+    field: list = dataclass_field(default_factory=list)        # sprt with more than 2 players: the other seats
+    duplicate: bool = False         # play each deal in every seating of its group (a duplicate set)
     keep_bots: int | None = None    # live bot processes per worker (protocol v2 reuse)
     executor: str = "local"         # local | dask
     scheduler: str | None = None    # the Dask scheduler's address
+    batch: int | None = None        # ladder and sprt: groups planned per step
+    max_matches: int | None = None  # ladder and sprt: stop after this many matches
+    until_stable: bool = False      # ladder: stop when the top is settled (see `top`, `sigma_bound`)
+    top: int = 3                    # ladder: how many leading places must stay in order
+    stable_batches: int = 5         # ladder: for this many batches in a row
+    sigma_bound: float = 1.5        # ladder: and every sigma must be under this
+    elo0: float = 0.0               # sprt: H0, the new version is at most this much better
+    elo1: float = 10.0              # sprt: H1, the new version is at least this much better
+    alpha: float = 0.05             # sprt: false positive rate
+    beta: float = 0.05              # sprt: false negative rate
 
 
 CONFIG_KEYS = tuple(f.name for f in fields(TournamentConfig))
 _TYPES = {"game": str, "players": int, "rounds": int, "options": dict, "seed": int, "name": str, "workers": int,
           "limits": dict, "skip_unavailable": bool, "restart": str, "format": str, "candidates": list,
-          "duplicate": bool, "keep_bots": int, "executor": str, "scheduler": str, "bots": list}
+          "field": list, "duplicate": bool, "keep_bots": int, "executor": str, "scheduler": str, "bots": list,
+          "batch": int, "max_matches": int, "until_stable": bool, "top": int, "stable_batches": int,
+          "sigma_bound": float, "elo0": float, "elo1": float, "alpha": float, "beta": float}
 _TYPE_NAMES = {str: "a string", int: "a whole number", dict: "a table", bool: "true or false", list: "a list",
                float: "a number"}
 
@@ -76,15 +90,21 @@ def _type_name(value) -> str:
 def check_value(key: str, value, where: str = "") -> None:
     """Refuse a value of the wrong type or outside its range (``where`` prefixes the message)."""
     expected = _TYPES.get(key)
-    if value is None and key in ("players", "seed", "name", "workers", "keep_bots", "scheduler"):
+    if value is None and key in ("players", "seed", "name", "workers", "keep_bots", "scheduler", "batch",
+                                 "max_matches"):
         return
-    if expected is int:
+    if expected is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            raise TournamentError(f"{where}{key} must be a number, not {_type_name(value)} ({value!r})")
+    elif expected is int:
         if not isinstance(value, int) or isinstance(value, bool):
             raise TournamentError(f"{where}{key} must be a whole number, not {_type_name(value)} ({value!r})")
     elif expected is not None and not isinstance(value, expected):
         raise TournamentError(f"{where}{key} must be {_TYPE_NAMES[expected]}, not {_type_name(value)} ({value!r})")
     ranges = {"players": (1, 64), "rounds": (1, MAX_MATCHES), "seed": (0, MAX_SEED), "workers": (1, MAX_WORKERS),
-              "keep_bots": (0, 1024)}
+              "keep_bots": (0, 1024), "batch": (1, 10_000), "max_matches": (1, MAX_MATCHES), "top": (1, 1000),
+              "stable_batches": (1, 10_000), "sigma_bound": (0.01, 100.0), "elo0": (-2000.0, 2000.0),
+              "elo1": (-2000.0, 2000.0), "alpha": (1e-6, 0.5), "beta": (1e-6, 0.5)}
     if key in ranges:
         low, high = ranges[key]
         if not low <= value <= high:
@@ -101,7 +121,7 @@ def check_value(key: str, value, where: str = "") -> None:
         raise TournamentError(f"{where}game may not be empty")
     if key == "limits":
         check_limits(value, where)
-    if key in ("bots", "candidates"):
+    if key in ("bots", "candidates", "field"):
         for entry in value:
             check_entry(entry, where)
 
@@ -151,6 +171,18 @@ def check_config(config: TournamentConfig, where: str = "") -> TournamentConfig:
         check_value(key, getattr(config, key), where)
     if config.executor == "dask" and not config.scheduler:
         raise TournamentError(f"{where}the dask executor needs a scheduler (--scheduler tcp://HOST:8786)")
+    if config.candidates and config.format != "gauntlet":
+        raise TournamentError(f"{where}'candidates' are for the gauntlet format (format = \"gauntlet\")")
+    if config.format == "gauntlet" and not config.candidates:
+        raise TournamentError(f"{where}a gauntlet needs candidates (--candidates or 'candidates = [...]')")
+    if config.field and config.format != "sprt":
+        raise TournamentError(f"{where}a 'field' is for the sprt format")
+    if config.format == "sprt" and len(config.bots) != 2:
+        raise TournamentError(f"{where}an SPRT compares two bots (new, old), not {len(config.bots)}")
+    if config.format == "sprt" and config.elo1 <= config.elo0:
+        raise TournamentError(f"{where}elo1 ({config.elo1:g}) must be above elo0 ({config.elo0:g})")
+    if config.until_stable and config.format != "ladder":
+        raise TournamentError(f"{where}until_stable is for the ladder format")
     return config
 
 

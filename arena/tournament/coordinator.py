@@ -25,6 +25,7 @@ from arena.results.store import Store, StoreError
 from arena.tournament.config import TournamentError
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+DYNAMIC_FORMATS = ("swiss", "ladder", "sprt")
 PROGRESS_EVERY_S = 10.0
 WINDOW_PER_SLOT = 4       # how far ahead of the schedule a free worker may look for its bots
 PLACEMENT_WINDOW = 64
@@ -110,7 +111,8 @@ def _spec(match: dict, tournament: dict, limits: dict, seat_limits: dict, bot_se
 def run(store: Store, tournament_id: int, workers: int | None = None,
         progress: Callable[[Progress], None] | None = None, play: Callable | None = None,
         executor=None, keep_bots: int | None = None, restore_signals: bool = True,
-        executor_kind: str | None = None, scheduler: str | None = None) -> RunSummary:
+        executor_kind: str | None = None, scheduler: str | None = None,
+        notify: Callable[[str], None] | None = None) -> RunSummary:
     """Play the tournament's pending matches and store each one (see the module docstring).
 
     With ``restore_signals=False`` (the command line, which exits right after) the stop
@@ -131,10 +133,12 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
     summary = RunSummary(tournament_id)
     started = time.monotonic()
     total = store.pending_count(tournament_id)
-    if total == 0:
+    dynamic = (tournament.get("format") or "round-robin") in DYNAMIC_FORMATS
+    if total == 0 and not dynamic:
         store.set_tournament_status(tournament_id, "finished")
         return summary
-    workers = max(1, min(workers or config.get("workers") or os.cpu_count() or 1, total))
+    workers = max(1, min(workers or config.get("workers") or os.cpu_count() or 1, max(total, 1) if not dynamic
+                         else os.cpu_count() or 1))
     store.claim_tournament(tournament_id, os.getpid())
     stop = _StopFlag()
     stop.install()
@@ -146,7 +150,8 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
             kind = executor_kind or config.get("executor") or "local"
             executor = executors.make(kind, workers, keep=16 if keep is None else keep, play=play,
                                       scheduler=scheduler or config.get("scheduler"))
-        _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started)
+        _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started,
+              notify)
     except StoreError as error:
         summary.problem = str(error)
     finally:
@@ -169,17 +174,20 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
                 summary.problem = summary.problem or str(error)
             if progress:
                 done = summary.played + summary.errors
-                progress(Progress(done, total, summary.errors, summary.failures, summary.seconds, final=True))
+                progress(Progress(done, max(total, done + summary.remaining), summary.errors, summary.failures,
+                                  summary.seconds, final=True))
         finally:
             _unblock_stop_signals()  # a signal that came meanwhile lands on our flag, harmlessly
             stop.restore(handlers=restore_signals)
     return summary
 
 
-def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started):
+def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started,
+          notify):
     from arena.results import keys
 
     tournament_id = tournament["id"]
+    dynamic = (tournament.get("format") or "round-robin") in DYNAMIC_FORMATS
     players = tournament["players"]
     queue: deque = deque()
     last_index = -1
@@ -199,11 +207,18 @@ def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summar
             if not queue:
                 break
             match = _choose(queue, slot, len(executor.idle_slots()))
-            seeds = keys.bot_seeds(secret, match["schedule_index"], players) if secret else None
+            # Bot seeds follow the deal and the seat: identical bots in a duplicate set mirror.
+            deal = match["deal"] if match.get("deal") is not None else match["schedule_index"]
+            seeds = keys.bot_seeds(secret, deal, players) if secret else None
             in_flight[match["id"]] = match
             executor.submit(slot, match["id"], _spec(match, tournament, limits, seat_limits, seeds))
         if not in_flight and not queue:
-            break
+            # Everything planned is stored: a format that plans as it goes plans its next step.
+            step = _next_step(store, tournament_id, secret, notify) if dynamic else 0
+            if not step:
+                break
+            total += step
+            continue
         outcomes = executor.wait(timeout=1.0, wakeup_fd=stop.read_fd)
         stop.drain()
         if stop.signal is not None:
@@ -225,6 +240,25 @@ def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summar
             progress(Progress(summary.played + summary.errors, total, summary.errors, summary.failures,
                               now - started))
             next_report = now + PROGRESS_EVERY_S
+
+
+def _next_step(store: Store, tournament_id: int, secret: str | None, notify) -> int:
+    """Plan and store the next step of a Swiss, ladder or SPRT tournament; how many matches."""
+    from dataclasses import replace
+
+    from arena.results import keys
+    from arena.tournament import plans
+
+    step, plan = plans.next_step(store, tournament_id)
+    if notify:
+        line = plan.report(plans.look(store, tournament_id))
+        if line:
+            notify(line)
+    if step is None:
+        return 0
+    matches, state = step
+    matches = [replace(m, seed=keys.deal_seed(secret, m.deal)) for m in matches]
+    return store.add_matches(tournament_id, matches, format_state=state)
 
 
 def _choose(queue: deque, slot, idle: int) -> dict:

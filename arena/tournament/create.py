@@ -101,16 +101,22 @@ def _latest_versions(store: Store, game: str) -> list[dict]:
     return [latest[name] for name in sorted(latest)]
 
 
-def _named_version(store: Store, game: str, entry: str) -> dict:
+def split_version(entry: str) -> tuple[str, int | None]:
+    """``name`` or ``name@2`` -> (name, version or None)."""
     name, at, version_text = entry.partition("@")
-    version = None
-    if at:
-        try:
-            version = int(version_text.lstrip("v"))
-            if version < 1:
-                raise ValueError
-        except ValueError:
-            raise TournamentError(f"bad version in {entry!r} (write name@2)") from None
+    if not at:
+        return name, None
+    try:
+        version = int(version_text.lstrip("v"))
+        if version < 1 or version > 1 << 62:
+            raise ValueError
+    except ValueError:
+        raise TournamentError(f"bad version in {entry!r} (write name@2)") from None
+    return name, version
+
+
+def _named_version(store: Store, game: str, entry: str) -> dict:
+    name, version = split_version(entry)
     found = store.find_version(game, name, version)
     if found is None:
         known = sorted({row["name"] for row in store.bot_versions(game)})
@@ -162,16 +168,19 @@ def create(store: Store, config: TournamentConfig, notes: list[str] | None = Non
     options = game.validate(players, config.options)
     if not config.bots:
         raise TournamentError("a tournament needs bots (--bots or 'bots = [...]')")
-    parsed = _parse_entries(store, config.game, config.bots)
+    candidates = _parse_entries(store, config.game, config.candidates) if config.format == "gauntlet" else []
+    field = _parse_entries(store, config.game, config.field) if config.format == "sprt" else []
+    parsed = candidates + _parse_entries(store, config.game, config.bots) + field
+    roles = (["candidate"] * len(candidates) + ["field"] * (len(parsed) - len(candidates)) if candidates else
+             ["new", "old"] + ["field"] * len(field) if config.format == "sprt" else [None] * len(parsed))
     _refuse_twice(parsed)
     if len(parsed) < players:
         raise TournamentError(f"{players}-player matches need at least {players} bots, got {len(parsed)}")
-    total = roundrobin.match_count(len(parsed), players, config.rounds)
-    if total > MAX_MATCHES:
-        raise TournamentError(f"that schedule has {total:,} matches; at most {MAX_MATCHES:,} fit one tournament"
-                              " (fewer rounds or bots)")
+    if config.format == "sprt" and players > 2 and len(field) < players - 1:
+        raise TournamentError(f"an SPRT of {players}-player matches needs a field of at least {players - 1} bots"
+                              f" (--field), got {len(field)}")
     seed = config.seed if config.seed is not None else random.SystemRandom().randrange(MAX_SEED)
-    schedule = roundrobin.round_robin(len(parsed), players, config.rounds, seed, duplicate=config.duplicate)
+    schedule = _first_schedule(config, len(parsed), len(candidates), players, seed)
     secret = keys.secret_for("tournament", seed)
     # Everything is checked: from here on the store is written.
     (notes if notes is not None else []).extend(_name_paths(store, config.game, parsed))
@@ -190,7 +199,54 @@ def create(store: Store, config: TournamentConfig, notes: list[str] | None = Non
               "entry_limits": {str(i): e.limits for i, e in enumerate(parsed) if e.limits}}
     return store.create_tournament(name=config.name, game=config.game, players=players, rounds=config.rounds,
                                    seed=seed, options=options, config=stored, entries=[v["id"] for v in versions],
-                                   schedule=schedule, secret=secret, format=config.format)
+                                   schedule=schedule, secret=secret, format=config.format, roles=roles)
+
+
+def _first_schedule(config: TournamentConfig, entries: int, candidates: int, players: int, seed: int) -> list:
+    """What a tournament of ``config``'s format plays first (all of it, for static formats)."""
+    from arena.tournament import plans
+    from arena.tournament.formats import gauntlet
+
+    if config.format == "gauntlet":
+        total = gauntlet.match_count(candidates, entries - candidates, players, config.rounds, config.duplicate)
+    elif config.format == "round-robin":
+        total = roundrobin.match_count(entries, players, config.rounds, config.duplicate)
+    else:
+        total = 0
+    if total > MAX_MATCHES:
+        raise TournamentError(f"that schedule has {total:,} matches; at most {MAX_MATCHES:,} fit one tournament"
+                              " (fewer rounds or bots)")
+    try:
+        if config.format == "gauntlet":
+            return gauntlet.gauntlet(list(range(candidates)), list(range(candidates, entries)), players,
+                                     config.rounds, seed, config.duplicate)
+        if config.format == "swiss":
+            return plans.Swiss(players, config.rounds, config.duplicate, seed).first_round(entries)
+        if config.format == "sprt":
+            return plans.Sprt(players, seed, config.batch, config.max_matches, config.elo0, config.elo1,
+                              config.alpha, config.beta, entries - 2).first_batch()
+        if config.format == "ladder":
+            if config.max_matches is None and not config.until_stable:
+                raise TournamentError("a ladder needs a stopping rule: max_matches (--until N) or until_stable")
+            return []  # planned batch by batch from the ratings, from the first run on
+        return roundrobin.round_robin(entries, players, config.rounds, seed, duplicate=config.duplicate)
+    except ValueError as error:
+        raise TournamentError(str(error)) from None
+
+
+def resolve_one(store: Store, game: str, entry: str) -> dict:
+    """The bot version one entry names (a path is registered, as for a tournament)."""
+    parsed = _parse_entries(store, game, [entry])
+    if len(parsed) != 1:
+        raise TournamentError(f"{entry!r} names {len(parsed)} bots; give one")
+    found = parsed[0]
+    if found.version is None:
+        _name_paths(store, game, parsed)
+        try:
+            found.version = register(store, found.source, game, found.name).version
+        except SubmitError as error:
+            raise TournamentError(str(error)) from None
+    return found.version
 
 
 def _refuse_twice(parsed: list[_Entry]) -> None:

@@ -83,6 +83,6 @@ def test_heuristic_bot_speaks_protocol_v1_over_stdin_and_stdout():
                             timeout=30)
     assert result.returncode == 0, result.stderr
     replies = [json.loads(line) for line in result.stdout.splitlines()]
-    assert replies[0] == {"type": "ready", "name": "five-towers-heuristic"}
+    assert replies[0] == {"type": "ready", "name": "five-towers-heuristic", "matches": "many"}
     assert len(replies) == 2
     state.apply(action_from(replies[1], request))

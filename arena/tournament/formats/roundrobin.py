@@ -3,8 +3,8 @@
 For k-player matches every combination of k entries meets once per round, in k seatings
 (the cyclic rotations of the combination), so each entry sits in each seat equally often:
 ``comb(n - 1, k - 1)`` times per seat per round. ``rounds`` repeats the whole round on fresh
-deals. With ``duplicate``, the k seatings of a combination share one deal (a duplicate set),
-so the luck of the deal cancels out between them.
+deals. With ``duplicate``, a combination's seatings share one deal (a duplicate set, so the
+luck of the deal cancels out between them) and, for up to 3 players, are all its orders.
 
 The matches of a round are ordered so that at any moment every entry has played about as
 many matches as every other (an interrupted tournament has fair partial results): the entry
@@ -16,22 +16,16 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 import random
-from dataclasses import dataclass
 from math import comb
 
-
-@dataclass(frozen=True)
-class ScheduledMatch:
-    index: int                 # position in the schedule, from 0; ratings follow this order
-    round: int                 # from 0
-    seats: tuple[int, ...]     # entry positions, seat by seat
-    deal: int                  # the deal number: the game seed is a keyed hash of it
-    seed: int = 0              # the game engine's seed, filled in from the tournament's secret
+from arena.tournament.formats import ScheduledMatch, seatings
 
 
-def match_count(entries: int, players: int, rounds: int = 1) -> int:
-    return comb(entries, players) * players * rounds
+def match_count(entries: int, players: int, rounds: int = 1, duplicate: bool = False) -> int:
+    per_group = math.factorial(players) if duplicate and players <= 3 else players
+    return comb(entries, players) * per_group * rounds
 
 
 def check_size(entries: int, players: int, rounds: int) -> None:
@@ -93,22 +87,31 @@ def round_robin(entries: int, players: int, rounds: int, seed: int, duplicate: b
     """The whole schedule for ``entries`` participants (numbered 0..entries-1)."""
     check_size(entries, players, rounds)
     rng = random.Random(f"arena-round-robin:{seed}")
+    groups = list(itertools.combinations(range(entries), players))
+    return order_groups(groups, entries, rounds, rng, duplicate)
+
+
+def order_groups(groups: list[tuple[int, ...]], entries: int, rounds: int, rng: random.Random,
+                 duplicate: bool, first_index: int = 0, first_deal: int = 0, first_round: int = 0) -> list[ScheduledMatch]:
+    """Every group in each of its seatings, ``rounds`` times, in a balanced order.
+
+    Without ``duplicate`` every match has a deal of its own; with it, the seatings of a group
+    share one deal and are played one after the other."""
     schedule: list[ScheduledMatch] = []
-    deal = 0
-    for round_number in range(rounds):
-        seatings: list[tuple[tuple[int, ...], int]] = []  # (seats, deal)
-        for group in itertools.combinations(range(entries), players):
-            for shift in range(players):
-                seatings.append((group[shift:] + group[:shift], deal if duplicate else deal + shift))
-            deal += 1 if duplicate else players
-        if duplicate:
-            # A duplicate set is played together: order sets, not single matches.
-            sets = [tuple(range(i, i + players)) for i in range(0, len(seatings), players)]
-            order = balanced_order([seatings[s[0]][0] for s in sets], entries, rng)
-            numbers = [n for set_number in order for n in sets[set_number]]
-        else:
-            numbers = balanced_order([s for s, _ in seatings], entries, rng)
-        for number in numbers:
-            seats, match_deal = seatings[number]
-            schedule.append(ScheduledMatch(len(schedule), round_number, seats, match_deal))
+    deal = first_deal
+    for round_number in range(first_round, first_round + rounds):
+        sets: list[list[tuple[tuple[int, ...], int]]] = []  # per group: (seats, deal) of each seating
+        for group in groups:
+            seats_list = seatings(group, duplicate)
+            if duplicate:
+                sets.append([(seats, deal) for seats in seats_list])
+                deal += 1
+            else:
+                for seats in seats_list:
+                    sets.append([(seats, deal)])
+                    deal += 1
+        order = balanced_order([members[0][0] for members in sets], entries, rng)
+        for number in order:
+            for seats, match_deal in sets[number]:
+                schedule.append(ScheduledMatch(first_index + len(schedule), round_number, seats, match_deal))
     return schedule
