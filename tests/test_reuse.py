@@ -1,0 +1,142 @@
+"""Bot processes that play many matches (protocol v2): reuse is invisible in the results, a
+process that failed is replaced, nothing is left after the tournament, and a reused process
+is sandboxed exactly like a fresh one."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from arena.results.store import Store
+from arena.runner.livebots import LiveBots
+from arena.runner.match import Limits, MatchSpec, play_match, strip_timing
+from arena.runner.sandbox import detect
+from arena.tournament import TournamentConfig, create, run
+from botmaker import write_bot
+
+REPO = Path(__file__).resolve().parents[1]
+RANDOM = str(REPO / "bots" / "random.py")
+
+# Counts its matches in a global: a process that is reused says so in its stderr.
+COUNTING = '''
+import json, os, sys
+matches = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        matches += 1
+        sys.stderr.write("MATCH %d PID %d\\n" % (matches, os.getpid()))
+        print(json.dumps({"type": "ready", "matches": "many"}), flush=True)
+    elif message["type"] == "request":
+        print(json.dumps({"index": message["seed"] % 3 if "seed" in message else 0}), flush=True)
+    elif message["type"] == "quit":
+        break
+'''
+
+
+def copies(tmp_path: Path, count: int) -> list[str]:
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    folder.chmod(0o755)
+    paths = []
+    for number in range(count):
+        path = folder / f"r{number}.py"
+        shutil.copy(RANDOM, path)
+        with open(path, "a") as handle:
+            handle.write(f"# {number}\n")
+        path.chmod(0o644)
+        paths.append(str(path))
+    return paths
+
+
+def logs(store: Store, tournament_id: int) -> list:
+    return [strip_timing(store.match(row["id"])["log"]) for row in store.query(
+        "SELECT id FROM matches WHERE tournament_id = ? ORDER BY schedule_index", [tournament_id])]
+
+
+def test_reuse_is_invisible_in_match_logs_and_ratings(tmp_path):
+    from arena.results.leaderboard import tournament_leaderboard
+
+    bots = copies(tmp_path, 3)
+    outcomes = []
+    for restart, workers in (("always", 1), ("auto", 1), ("auto", 2)):
+        with Store(tmp_path / f"{restart}-{workers}.db") as store:
+            tournament_id = create(store, TournamentConfig(game="five-towers", bots=bots, players=2, rounds=2,
+                                                           seed=5, restart=restart))
+            run(store, tournament_id, workers=workers)
+            board = [(e["bot"], e["mu"], e["sigma"]) for e in tournament_leaderboard(store, tournament_id)["entries"]]
+            outcomes.append((logs(store, tournament_id), board))
+    assert outcomes[0] == outcomes[1] == outcomes[2]
+
+
+def test_a_reusable_bot_plays_its_next_match_in_the_same_process(tmp_path):
+    path = write_bot(tmp_path / "src", "counter")
+    Path(path).write_text(COUNTING)
+    bots = LiveBots(detect(), keep=4)
+    try:
+        seen = []
+        for seed in range(3):
+            result = play_match(MatchSpec("toy", [path, RANDOM], seed=seed), bots=bots)
+            seen.append(result.seats[0].stderr.strip())
+        pids = {line.split()[3] for line in seen}
+        assert [line.split()[1] for line in seen] == ["1", "2", "3"] and len(pids) == 1
+    finally:
+        bots.close()
+
+
+def test_a_reused_bot_that_crashes_in_a_match_is_started_afresh_for_the_next(tmp_path):
+    crasher = write_bot(tmp_path / "src", "crasher", on_start='''
+        reply({"type": "ready", "matches": "many"})
+        sys.stderr.write("PROCESS %s\\n" % globals().setdefault("PROCESS", os.urandom(8).hex()))''', on_request='''
+        if message["step"] >= 2:
+            os._exit(7)
+        reply({"type": "action", "index": 0})''')
+    bots = LiveBots(detect(), keep=4)
+    try:
+        first = play_match(MatchSpec("toy", [crasher, RANDOM], seed=1), bots=bots)
+        second = play_match(MatchSpec("toy", [crasher, RANDOM], seed=2), bots=bots)
+        assert first.seats[0].status == "crash" and second.seats[0].status == "crash"
+        assert first.seats[0].stderr.split()[1] != second.seats[0].stderr.split()[1]  # a new process
+        assert bots.idle_count() == 1  # only the random bot is kept
+    finally:
+        bots.close()
+
+
+def test_nothing_is_left_running_after_a_tournament_of_reusable_bots(tmp_path):
+    from hostile_kit import our_cgroups
+
+    bots = copies(tmp_path, 3)
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="toy", bots=bots, players=2, rounds=3, seed=2))
+        run(store, tournament_id, workers=2)
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                cmdline = open(f"/proc/{entry.name}/cmdline", "rb").read()
+            except OSError:
+                continue
+            assert str(tmp_path).encode() not in cmdline and b"/bot/r" not in cmdline
+    assert our_cgroups() == []
+
+
+def test_a_reused_process_is_as_sandboxed_as_a_fresh_one(tmp_path):
+    """The second match of one process sees the same sandbox: no host files, private /tmp."""
+    path = write_bot(tmp_path / "src", "prober", on_start=f'''
+        import glob
+        seen = sorted(glob.glob("/tmp/*")) + [p for p in ({str(REPO / "README.md")!r}, {str(tmp_path)!r}, "/root/.bashrc")
+                                              if os.path.exists(p)]
+        sys.stderr.write("SEEN %s\\n" % seen)
+        open("/tmp/mark-%d" % message["seed"], "w").close()
+        reply({{"type": "ready", "matches": "many"}})''')
+    bots = LiveBots(detect(), keep=4)
+    try:
+        first = play_match(MatchSpec("toy", [path, RANDOM], seed=1, limits=Limits()), bots=bots)
+        second = play_match(MatchSpec("toy", [path, RANDOM], seed=2, limits=Limits()), bots=bots)
+    finally:
+        bots.close()
+    seen_first = first.seats[0].stderr.split("SEEN ", 1)[1].splitlines()[0]
+    seen_second = second.seats[0].stderr.split("SEEN ", 1)[1].splitlines()[0]
+    assert seen_first == "[]"
+    # Its own /tmp keeps what it wrote in its first match (documented), and nothing of the host.
+    assert seen_second.startswith("['/tmp/mark-") and "root" not in seen_second and str(REPO) not in seen_second
