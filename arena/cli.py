@@ -915,6 +915,23 @@ def _register_web_commands() -> None:
 _register_web_commands()
 
 
+@main.command("check")
+@click.argument("bot")
+@click.option("--game", help="Check this game only (default: the games its bot.toml names, else every game).")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the check matches.")
+def check_command(bot: str, game: str | None, seed: int) -> None:
+    """Check that a bot follows the protocol: short real matches, one line per finding with its fix."""
+    from arena.runner.check import check
+
+    findings = check(bot, game, seed)
+    for finding in findings:
+        click.echo(_printable(finding.line()))
+    failed = [f for f in findings if not f.ok]
+    click.echo(f"{len(findings) - len(failed)} of {len(findings)} checks passed", err=True)
+    if failed:
+        raise SystemExit(1)
+
+
 @main.command("doctor")
 def doctor_command() -> None:
     """Print which sandbox protections are active on this machine."""

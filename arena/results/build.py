@@ -97,11 +97,12 @@ def run_build(build_command: str, folder: Path, out: Path, seconds: int = BUILD_
             source, work, result = SOURCE, BOT_ROOT, "/out/result"
             options = [*_toolchain_binds(), "--ro-bind", staged.command.root, SOURCE,
                        "--perms", "0777", "--size", str(BUILD_LIMITS.disk_bytes), "--tmpfs", BOT_ROOT,
-                       "--bind", str(out), "/out", "--chdir", BOT_ROOT]
+                       "--bind", str(out), "/out"]
         else:
             source, work, result, options = staged.command.root, str(out / "work"), str(out / "result"), []
-        script = (f'cp -a {source}/. {work}/ && cd {work} && ( {build_command} ) && mkdir {result}'
-                  f' && cp -a {work}/. {result}/')
+        # cp -R, not -a: the build's own user cannot set the times of folders it does not own.
+        script = (f'cp -R {source}/. {work}/ && chmod -R u+w {work} && cd {work} && ( {build_command} )'
+                  f' && mkdir {result} && cp -R {work}/. {result}/')
         if protections.mode != "bubblewrap":
             script = f"mkdir {work} && " + script
         launch = sandbox.launch(staged, "build", extra_options=tuple(options), command=("/bin/sh", "-c", script))

@@ -29,7 +29,7 @@ try:  # Python 3.11+
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-MANIFEST_KEYS = ("command", "language", "build", "matches")
+MANIFEST_KEYS = ("command", "language", "build", "matches", "games")
 MATCHES_VALUES = ("one", "many")
 
 
@@ -47,6 +47,7 @@ class BotCommand:
     root: str  # directory holding the bot's own files (read-only inside the sandbox)
     matches: str | None = None  # "many" / "one" from bot.toml; None: the ready answer says
     build: str | None = None  # bot.toml's build command, run at submission
+    games: tuple[str, ...] | None = None  # the games bot.toml says it plays (None: any)
 
 
 def _node() -> str:
@@ -99,6 +100,9 @@ def read_manifest(directory: Path) -> dict:
         raise BotError(f"{manifest}: 'build' is empty")
     if "matches" in config and config["matches"] not in MATCHES_VALUES:
         raise BotError(f"{manifest}: 'matches' must be \"one\" or \"many\", not {config['matches']!r}")
+    games = config.get("games")
+    if games is not None and (not isinstance(games, list) or not all(isinstance(g, str) for g in games) or not games):
+        raise BotError(f"{manifest}: 'games' must be a list of game names, e.g. games = [\"five-towers\"]")
     return {**config, "words": words}
 
 
@@ -118,7 +122,7 @@ def _from_toml(directory: Path) -> BotCommand:
     if not isinstance(language, str):
         language = _language_of(Path(argv[-1])) if len(argv) > 1 else "executable"
     return BotCommand(str(directory), tuple(argv), language, str(directory), config.get("matches"),
-                      config.get("build"))
+                      config.get("build"), tuple(config["games"]) if config.get("games") else None)
 
 
 def _inside(directory: Path, path: Path) -> bool:

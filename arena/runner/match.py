@@ -84,6 +84,7 @@ class MatchSpec:
     hashes: list | None = None
     restart: str = "auto"
     seat_limits: list | None = None  # per seat: a Limits overriding ``limits`` (e.g. a JVM bot)
+    extra_fields: dict | None = None  # added to every message (`arena check`: unknown fields)
 
 
 @dataclass
@@ -229,7 +230,7 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
                 # Every game ends far sooner; a rules bug must not hang a whole tournament.
                 raise RuntimeError(f"{spec.game} did not end within {MAX_STEPS} decisions (seed {spec.seed})")
             seat = seats[state.current_seat()]
-            state, decided = _decide(seat, state, step, log)
+            state, decided = _decide(seat, state, step, log, spec.extra_fields)
             if not decided:
                 action = state.random_action(fallback)
                 log.append({"event": "action", "seat": seat.index, "step": step, "action": action,
@@ -237,7 +238,7 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
                 state.apply(action)
             step += 1
         result_ranks = _final_ranks(state, seats)
-        _finish_bots(seats, state, result_ranks, log, bots, spec.restart == "auto")
+        _finish_bots(seats, state, result_ranks, log, bots, spec.restart == "auto", spec.extra_fields)
     finally:
         for seat in seats:
             seat.shut_down()
@@ -278,7 +279,7 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
     for seat in seats:
         message = {"type": "start", "protocol": protocol.PROTOCOL_VERSION, "game": spec.game, "options": options,
                    "seat": seat.index, "players": len(seats), "seed": bot_seeds[seat.index],
-                   "limits": seat.limits.for_protocol()}
+                   "limits": seat.limits.for_protocol(), **(spec.extra_fields or {})}
         log.append({"event": "start", "seat": seat.index, "message": message})
         if seat.failed:
             continue
@@ -326,7 +327,7 @@ def _fail_at_start(seat: Seat, status: str, message: str, log: list) -> None:
     log.append({"event": "failure", "seat": seat.index, "step": None, "status": seat.status, "error": seat.error})
 
 
-def _decide(seat: Seat, state, step: int, log: list):
+def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None):
     """Ask the seat's bot and apply its action. Returns (state, True) when it did; (state,
     False) when the seat must be played by the fallback policy."""
     if seat.failed:
@@ -335,7 +336,7 @@ def _decide(seat: Seat, state, step: int, log: list):
     legal = state.legal_actions()
     request = {"type": "request", "seat": seat.index, "step": step,
                "observation": state.observation(seat.index), "legal": legal,
-               "time": {"decision_ms": limits.decision_ms, "bank_ms": round(seat.bank_s * 1000)}}
+               "time": {"decision_ms": limits.decision_ms, "bank_ms": round(seat.bank_s * 1000)}, **(extra or {})}
     log.append({"event": "request", "seat": seat.index, "step": step, "message": request})
     process = seat.process
     asked = time.monotonic()
@@ -431,10 +432,11 @@ def _final_ranks(state, seats: list[Seat]) -> list[int]:
     return result
 
 
-def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: LiveBots, reuse: bool) -> None:
+def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: LiveBots, reuse: bool,
+                 extra: dict | None = None) -> None:
     statuses = [s.status for s in seats]
     end = {"type": "end", "scores": state.scores(), "ranks": ranks, "statuses": statuses,
-           "teams": state.teams()}
+           "teams": state.teams(), **(extra or {})}
     log.append({"event": "end", **{k: v for k, v in end.items() if k != "type"}})
     deadline = time.monotonic() + QUIT_GRACE_S
     live = [s for s in seats if not s.failed and s.process is not None]

@@ -223,7 +223,8 @@ def relocate(bot: BotCommand, new_root: str) -> BotCommand:
 
     is_file = os.path.isfile(bot.path) and not os.path.isdir(bot.path)
     path = os.path.join(new_root, os.path.basename(bot.path)) if is_file else new_root
-    return BotCommand(path, tuple(move(word) for word in bot.argv), bot.language, new_root, bot.matches)
+    return BotCommand(path, tuple(move(word) for word in bot.argv), bot.language, new_root, bot.matches, bot.build,
+                      bot.games)
 
 
 # ---- one sandbox per bot version and worker -----------------------------------------------------

@@ -1,0 +1,114 @@
+"""The build step (`build = "..."` in bot.toml): run once at submission, in the sandbox, with
+limits; its result is what is stored and played; a failing build refuses the bot with its
+output; `arena check` reports on a built bot."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from arena.results.build import BuildFailed, run_build
+from arena.results.store import Store
+from arena.results.submit import SubmitError, submit
+from arena.runner.check import check
+
+C_BOT = r'''
+#include <stdio.h>
+#include <string.h>
+int main(void) {
+    static char line[1 << 20];
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    while (fgets(line, sizeof line, stdin)) {
+        if (strstr(line, "\"type\":\"start\"")) printf("{\"type\":\"ready\",\"matches\":\"many\"}\n");
+        else if (strstr(line, "\"type\":\"request\"")) printf("{\"index\":0}\n");
+        else if (strstr(line, "\"type\":\"quit\"")) break;
+        fflush(stdout);
+    }
+    return 0;
+}
+'''
+
+needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
+
+
+def c_bot(folder: Path, build: str = "cc -O2 -o bot main.c") -> Path:
+    folder.mkdir(parents=True)
+    (folder / "main.c").write_text(C_BOT)
+    (folder / "bot.toml").write_text(f'command = "./bot"\nbuild = "{build}"\nlanguage = "c"\n')
+    for path in (folder, *folder.iterdir()):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    for parent in folder.parents:
+        if str(parent).startswith("/tmp/"):
+            parent.chmod(parent.stat().st_mode | 0o711)
+    return folder
+
+
+@needs_cc
+def test_a_c_bot_is_built_at_submission_and_its_build_is_what_plays(tmp_path):
+    folder = c_bot(tmp_path / "cbot")
+    with Store(tmp_path / "arena.db") as store:
+        outcome = submit(store, folder, "toy")
+        copy = store.bot_path(outcome.version)
+        assert (copy / "bot").is_file() and os.access(copy / "bot", os.X_OK)
+        assert not (folder / "bot").exists()  # built in the sandbox, not in the source folder
+        assert outcome.version["stored_hash"] != outcome.version["content_hash"]
+        assert outcome.validation["status"] == "ok"
+        again = submit(store, folder, "toy")
+        assert not again.created  # the same source is the same version
+
+
+@needs_cc
+def test_a_failing_build_refuses_the_bot_with_the_end_of_its_output(tmp_path):
+    folder = c_bot(tmp_path / "broken")
+    (folder / "main.c").write_text("int main(void) { this is not C; }\n")
+    with Store(tmp_path / "arena.db") as store:
+        with pytest.raises(SubmitError) as refused:
+            submit(store, folder, "toy")
+        assert "the build of broken failed: exit code 1" in str(refused.value)
+        assert "error" in str(refused.value)
+        assert store.bot_versions() == [] and list(store.bot_store.iterdir()) == []
+
+
+def test_a_build_cannot_write_outside_its_folder_or_reach_the_network(tmp_path):
+    folder = tmp_path / "sneaky"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('command = "./bot.sh"\n')
+    (folder / "bot.sh").write_text("#!/bin/sh\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    out.chmod(0o777)
+    for path in (folder, folder / "bot.toml", folder / "bot.sh"):
+        path.chmod(0o755)
+    target = tmp_path / "outside"
+    script = (f"touch {target} 2>/dev/null; echo > /etc/arena-build-test 2>/dev/null;"
+              " (exec 3<>/dev/tcp/1.1.1.1/80) 2>/dev/null; echo built > note")
+    log = run_build(script, folder, out, seconds=60)
+    assert not target.exists() and not os.path.exists("/etc/arena-build-test")
+    assert (out / "result" / "note").read_text().strip() == "built"
+    assert isinstance(log, str)
+
+
+def test_a_build_that_takes_too_long_is_stopped(tmp_path):
+    folder = tmp_path / "slow"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('command = "./bot.sh"\n')
+    for path in (folder, folder / "bot.toml"):
+        path.chmod(0o755)
+    out = tmp_path / "out"
+    out.mkdir()
+    out.chmod(0o777)
+    with pytest.raises(BuildFailed, match="took longer than 2 s"):
+        run_build("sleep 30", folder, out, seconds=2)
+
+
+@needs_cc
+def test_check_reports_on_a_built_bot(tmp_path):
+    folder = c_bot(tmp_path / "checked")
+    with Store(tmp_path / "arena.db") as store:
+        copy = store.bot_path(submit(store, folder, "toy").version)
+    findings = check(str(copy), "toy")
+    assert all(f.ok for f in findings), [f.line() for f in findings]
+    assert any("reuse: plays many matches per process" in f.what for f in findings)
