@@ -101,7 +101,7 @@ def run_build(build_command: str, folder: Path, out: Path, seconds: int = BUILD_
         else:
             source, work, result, options = staged.command.root, str(out / "work"), str(out / "result"), []
         # cp -R, not -a: the build's own user cannot set the times of folders it does not own.
-        script = (f'cp -R {source}/. {work}/ && chmod -R u+w {work} && cd {work} && ( {build_command} )'
+        script = (f'cp -R {source}/. {work}/ && cd {work} && {{ chmod -R u+w . 2>/dev/null; true; }} && ( {build_command} )'
                   f' && mkdir {result} && cp -R {work}/. {result}/')
         if protections.mode != "bubblewrap":
             script = f"mkdir {work} && " + script
