@@ -40,7 +40,7 @@ class ArenaGroup(click.Group):
     """A group whose commands never end in a traceback."""
 
     def invoke(self, ctx: click.Context):
-        from arena.runner.protocol import printable
+        from arena.text import printable
 
         try:
             return super().invoke(ctx)
@@ -90,7 +90,7 @@ def main(ctx: click.Context, db: str, sandbox: str) -> None:
 
 
 def _printable(text) -> str:
-    from arena.runner.protocol import printable
+    from arena.text import printable
 
     return printable(text if isinstance(text, str) else str(text), keep_newlines=False)
 
@@ -811,7 +811,7 @@ def failures_command(ctx: click.Context, bot: str | None, tournament_id: int | N
                      limit: int, stderr_lines: int) -> None:
     """Failed seats and harness errors, newest first, each with its error and the end of the bot's stderr."""
     from arena.games import get_game
-    from arena.runner.protocol import printable
+    from arena.text import printable
 
     if game:
         get_game(game)

@@ -117,6 +117,7 @@ def big_round_robin(bots: list[str], matches: int, workers: int, folder: Path) -
         store.execute("UPDATE matches SET status = 'error', error = 'not in the benchmark' WHERE tournament_id = ?"
                       " AND status = 'pending' AND id NOT IN (SELECT id FROM matches WHERE tournament_id = ?"
                       " ORDER BY schedule_index LIMIT ?)", [tournament_id, tournament_id, matches])
+        store.recount_matches()
         began = time.perf_counter()
         summary = run(store, tournament_id, workers=workers)
         seconds = time.perf_counter() - began

@@ -21,7 +21,7 @@ from pathlib import Path
 from arena.results.botstore import store_copy
 from arena.runner import files
 from arena.runner.bots import resolve_bot
-from arena.runner.protocol import printable
+from arena.text import printable
 from arena.runner.sandbox import BOT_ROOT, ResourceLimits, Sandbox, SandboxUnavailable, StageCache, detect
 
 BUILD_SECONDS = 600

@@ -14,7 +14,7 @@ import io
 import json
 
 from arena.results.ratings import MU, SIGMA, conservative
-from arena.runner.protocol import printable
+from arena.text import printable
 from arena.results.store import FAILURE_KINDS, Store
 
 FORMATS = ("table", "json", "csv")

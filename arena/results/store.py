@@ -88,7 +88,10 @@ CREATE TABLE IF NOT EXISTS tournaments (
     finished_at    TEXT,
     secret         TEXT,                        -- keys every match and bot seed; never sent to a bot
     format         TEXT NOT NULL DEFAULT 'round-robin',
-    format_state   TEXT                         -- JSON: where a dynamic format is (Swiss, ladder, SPRT)
+    format_state   TEXT,                        -- JSON: where a dynamic format is (Swiss, ladder, SPRT)
+    matches_total     INTEGER NOT NULL DEFAULT 0, -- counts kept with every write (lists stay fast)
+    matches_finished  INTEGER NOT NULL DEFAULT 0,
+    matches_error     INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE TABLE IF NOT EXISTS tournament_entries (
@@ -227,7 +230,15 @@ _V1_TO_V2 = [
     "ALTER TABLE tournament_entries ADD COLUMN role TEXT",
     "ALTER TABLE tournament_entries ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE matches ADD COLUMN deal INTEGER",
+    "ALTER TABLE tournaments ADD COLUMN matches_total INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tournaments ADD COLUMN matches_finished INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE tournaments ADD COLUMN matches_error INTEGER NOT NULL DEFAULT 0",
+    "RECOUNT",
 ]
+_RECOUNT = ("UPDATE tournaments SET matches_total = (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = tournaments.id),"
+            " matches_finished = (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = tournaments.id"
+            " AND m.status = 'finished'), matches_error = (SELECT COUNT(*) FROM matches m"
+            " WHERE m.tournament_id = tournaments.id AND m.status = 'error')")
 ARENA_TABLES = ("bots", "bot_versions", "tournaments", "matches")
 
 
@@ -392,7 +403,7 @@ class Store:
                 from arena.results.botstore import migrate_v1_copies
 
                 for statement in _V1_TO_V2:
-                    conn.execute(statement)
+                    conn.execute(_RECOUNT if statement == "RECOUNT" else statement)
                 for statement in _statements(SCHEMA):
                     conn.execute(statement)
                 migrate_v1_copies(self)
@@ -596,6 +607,8 @@ class Store:
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?)", match_rows)
         self.db.conn.executemany(
             "INSERT INTO match_seats (match_id, seat, bot_version_id) VALUES (?, ?, ?)", seat_rows)
+        self.db.conn.execute("UPDATE tournaments SET matches_total = matches_total + ? WHERE id = ?",
+                             [len(match_rows), tournament_id])
         return len(match_rows)
 
     def add_entry(self, tournament_id: int, version_id: int, role: str | None = None) -> int:
@@ -648,6 +661,11 @@ class Store:
             self.db.conn.execute(f"UPDATE tournaments SET status = :status, runner_pid = :pid{stamps} WHERE id = :id",
                                  {"status": status, "pid": pid, "now": now(), "id": tournament_id})
 
+    def recount_matches(self) -> None:
+        """Recompute every tournament's match counts from its matches (after bulk edits)."""
+        with self.write():
+            self.db.conn.execute(_RECOUNT)
+
     def set_tournament_config(self, tournament_id: int, config: dict) -> None:
         """Change a tournament's stored configuration (a ladder's new stopping rule)."""
         with self.write():
@@ -699,9 +717,12 @@ class Store:
     def reset_errors(self, tournament_id: int) -> int:
         """Make the tournament's matches stored as harness errors pending again; returns how many."""
         with self.write():
-            return self.db.conn.execute(
+            count = self.db.conn.execute(
                 "UPDATE matches SET status = 'pending', error = NULL, ended_at = NULL"
                 " WHERE tournament_id = ? AND status = 'error'", [tournament_id]).rowcount
+            self.db.conn.execute("UPDATE tournaments SET matches_error = matches_error - ? WHERE id = ?",
+                                 [count, tournament_id])
+            return count
 
     # ---- recording results ----------------------------------------------------------------
 
@@ -735,6 +756,8 @@ class Store:
             conn.execute("INSERT INTO match_logs (match_id, log, stderr) VALUES (?, ?, ?)",
                          [match_id, result["log_blob"], result["stderr_blob"]])
             if match["tournament_id"] is not None:
+                conn.execute("UPDATE tournaments SET matches_finished = matches_finished + 1 WHERE id = ?",
+                             [match["tournament_id"]])
                 self._advance_ratings(match["tournament_id"], match["schedule_index"])
 
     def record_error(self, match_id: int, message: str) -> None:
@@ -744,6 +767,8 @@ class Store:
             self.db.conn.execute("UPDATE matches SET status = 'error', error = ?, ended_at = ? WHERE id = ?",
                                  [message, now(), match_id])
             if match["tournament_id"] is not None:
+                self.db.conn.execute("UPDATE tournaments SET matches_error = matches_error + 1 WHERE id = ?",
+                                     [match["tournament_id"]])
                 self._advance_ratings(match["tournament_id"], match["schedule_index"])
 
     def _pending(self, match_id: int) -> dict:
@@ -978,10 +1003,8 @@ _VERSION_SELECT = (
 _TOURNAMENT_SELECT = (
     "SELECT t.id, t.name, t.game, t.players, t.rounds, t.seed, t.options, t.config, t.status, t.rated_through,"
     " t.runner_pid, t.created_at, t.started_at, t.finished_at, t.format, t.format_state,"
-    " (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = t.id) AS matches_total,"
-    " (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = t.id AND m.status = 'finished') AS matches_finished,"
-    " (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = t.id AND m.status = 'error') AS matches_error,"
-    " (SELECT COUNT(*) FROM matches m WHERE m.tournament_id = t.id AND m.status = 'pending') AS matches_pending,"
+    " t.matches_total, t.matches_finished, t.matches_error,"
+    " t.matches_total - t.matches_finished - t.matches_error AS matches_pending,"
     " (SELECT COUNT(*) FROM tournament_entries e WHERE e.tournament_id = t.id) AS entries"
     " FROM tournaments t")
 

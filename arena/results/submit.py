@@ -23,7 +23,7 @@ from arena.results.botstore import store_copy
 from arena.results.store import Store
 from arena.runner.bots import BotError, resolve_bot
 from arena.runner.files import BotFilesError
-from arena.runner.protocol import printable
+from arena.text import printable
 
 MAX_NAME = 64
 FORBIDDEN_IN_NAMES = set("/\\@,:;\"'`$<>|*?[]{}()=&#%!")

@@ -19,7 +19,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from arena.runner.protocol import printable
+from arena.text import printable
 from arena.runner.sandbox import Launch
 
 STDERR_HEAD = 32 * 1024

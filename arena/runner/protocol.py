@@ -12,6 +12,8 @@ import json
 import math
 import re
 
+from arena.text import printable  # noqa: F401  (the protocol's text is shown through it)
+
 PROTOCOL_VERSION = 2
 MAX_DEPTH = 64  # nesting of arrays and objects in one line from a bot
 DEBUG_CHARS = 200
@@ -155,17 +157,3 @@ def quote(value, limit: int = QUOTE_CHARS) -> str:
 def quote_line(line: bytes, limit: int = QUOTE_CHARS) -> str:
     """The start of a raw line from a bot, printable (control characters escaped)."""
     return repr(line[:limit].decode("utf-8", "replace")) + ("..." if len(line) > limit else "")
-
-
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
-
-
-def printable(text: str | None, keep_newlines: bool = True) -> str:
-    """Text a bot wrote, safe to print: control characters (ESC, CR, ...) and lone surrogates
-    shown as escapes, so nothing it wrote can move the cursor, clear a terminal or fake a line."""
-    if text is None:
-        return ""
-    if not keep_newlines:
-        text = text.replace("\n", "\\n").replace("\t", "\\t")
-    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii")
-                        if not ("\ud800" <= m.group() <= "\udfff") else f"\\u{ord(m.group()):04x}", text)

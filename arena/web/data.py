@@ -117,7 +117,7 @@ def _finish_board(store: Store, board: dict, versions: str, limit: int | None) -
 def leaderboard(store: Store, game: str, versions: str = "latest", limit: int | None = None) -> dict:
     """A game's leaderboard: every rated version (``versions="all"``) or each bot's latest."""
     known_game(store, game)
-    return _finish_board(store, game_leaderboard(store, game), versions, limit)
+    return _finish_board(store, game_leaderboard(store, game, versions="all"), versions, limit)
 
 
 def tournament_standings(store: Store, tournament_id: int, versions: str = "all", limit: int | None = None) -> dict:
@@ -276,14 +276,12 @@ def _progress(store: Store, ids: list[int] | None) -> dict[int, dict]:
         where = f" WHERE tournament_id IN ({','.join('?' * len(ids))})"
         params = ids
     result: dict[int, dict] = {}
-    for row in store.query(f"SELECT tournament_id, status, COUNT(*) AS n FROM matches{where}"
-                           f" GROUP BY tournament_id, status", params):
-        if row["tournament_id"] is None:
-            continue
-        counts = result.setdefault(row["tournament_id"], {"pending": 0, "finished": 0, "error": 0})
-        counts[row["status"]] = row["n"]
-    for counts in result.values():
-        counts["total"] = counts["pending"] + counts["finished"] + counts["error"]
+    where = where.replace("tournament_id IN", "id IN")
+    for row in store.query(f"SELECT id, matches_total, matches_finished, matches_error FROM tournaments{where}",
+                           params):  # counts the store keeps with every write
+        result[row["id"]] = {"total": row["matches_total"], "finished": row["matches_finished"],
+                             "error": row["matches_error"],
+                             "pending": row["matches_total"] - row["matches_finished"] - row["matches_error"]}
     return result
 
 

@@ -78,7 +78,7 @@ def test_no_query_selects_every_column_of_a_table():
 def test_the_game_leaderboard_is_the_results_layer_leaderboard(client, web_db):
     body = client.get("/api/games/five-towers/leaderboard?versions=all").json()
     with Store(web_db.path) as store:
-        expected = game_leaderboard(store, "five-towers")["entries"]
+        expected = game_leaderboard(store, "five-towers", versions="all")["entries"]
     assert [(e["bot"], e["version"], e["mu"], e["sigma"]) for e in body["entries"]] == [
         (e["bot"], e["version"], e["mu"], e["sigma"]) for e in expected]
     entry = body["entries"][0]
