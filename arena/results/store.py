@@ -254,9 +254,12 @@ def default_path() -> str:
     return os.environ.get("ARENA_DB") or DEFAULT_DB
 
 
+LOG_LEVEL = 1  # zlib's fastest level: 3x quicker than 6 for logs about 2x larger (~20 KB)
+
+
 def pack(value: Any) -> bytes:
     """zlib-compressed compact JSON, the encoding of `match_logs` blobs."""
-    return zlib.compress(json.dumps(value, separators=(",", ":")).encode("utf-8"), 6)
+    return zlib.compress(json.dumps(value, separators=(",", ":")).encode("utf-8"), LOG_LEVEL)
 
 
 def unpack(blob: bytes) -> Any:
@@ -266,7 +269,11 @@ def unpack(blob: bytes) -> Any:
 def pack_result_logs(result: dict) -> dict:
     """The result with its log and stderr compressed (done in the worker, off the writer)."""
     packed = dict(result)
-    packed["log_blob"] = pack(packed.pop("log", []))
+    log = packed.pop("log", [])
+    if hasattr(log, "to_json"):  # the match kept the lines it sent: no second encoding
+        packed["log_blob"] = zlib.compress(log.to_json(), LOG_LEVEL)
+    else:
+        packed["log_blob"] = pack(log)
     packed["stderr_blob"] = pack([seat.get("stderr", "") for seat in result.get("seats", [])])
     packed["seats"] = [{k: v for k, v in seat.items() if k != "stderr"} for seat in result.get("seats", [])]
     return packed

@@ -19,7 +19,7 @@ import copy
 import hashlib
 import random
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timezone
 
 from arena.games import IllegalAction, get_game
@@ -117,7 +117,11 @@ class MatchResult:
     duration_ms: float
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The result as plain data. The log is not copied (asdict would deep-copy every
+        observation of the match: the largest cost of a match after the bots' own)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["seats"] = [asdict(seat) for seat in self.seats]
+        return data
 
 
 def derive_seed(seed: int, *labels: object) -> int:
@@ -141,6 +145,27 @@ def strip_timing(log: list[dict]) -> list[dict]:
 # Kept importable from here (the protocol module owns them).
 parse_reply = protocol.parse_reply
 parse_ready = protocol.parse_ready
+
+
+class MatchLog(list):
+    """The match's events; requests also keep the exact JSON line that was sent, so the stored
+    log is written from those bytes instead of encoding every observation a second time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.encoded: dict[int, bytes] = {}
+
+    def append_request(self, event: dict, line: bytes) -> None:
+        self.encoded[len(self)] = (b'{"event":"request","seat":%d,"step":%d,"message":' % (event["seat"], event["step"])
+                                   + line.rstrip(b"\n") + b"}")
+        self.append(event)
+
+    def to_json(self) -> bytes:
+        """The events as one compact JSON array (what `arena.results.store.pack` stores)."""
+        from json import dumps
+
+        parts = [self.encoded.get(i) or dumps(event, separators=(",", ":")).encode() for i, event in enumerate(self)]
+        return b"[" + b",".join(parts) + b"]"
 
 
 class Seat:
@@ -219,7 +244,7 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
     seat_limits = spec.seat_limits or [None] * players
     fallback = random.Random(derive_seed(spec.seed, "fallback"))
     seats = [Seat(i, str(path), seat_limits[i] or limits) for i, path in enumerate(spec.bots)]
-    log: list[dict] = []
+    log = MatchLog()
     started_at = datetime.now(timezone.utc)
     began = time.monotonic()
     try:
@@ -337,14 +362,15 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None):
     request = {"type": "request", "seat": seat.index, "step": step,
                "observation": state.observation(seat.index), "legal": legal,
                "time": {"decision_ms": limits.decision_ms, "bank_ms": round(seat.bank_s * 1000)}, **(extra or {})}
-    log.append({"event": "request", "seat": seat.index, "step": step, "message": request})
+    line = protocol.encode(request)
+    log.append_request({"event": "request", "seat": seat.index, "step": step, "message": request}, line)
     process = seat.process
     asked = time.monotonic()
     deadline = asked + limits.decision_ms / 1000 + seat.bank_s
     try:
         if process.has_unrequested_output():
             raise BotFailure("limit", UNREQUESTED)
-        process.send_line(protocol.encode(request), deadline)
+        process.send_line(line, deadline)
         line = process.receive(deadline)
     except BotFailure as failure:
         seat.time_s += time.monotonic() - asked  # a timed-out decision used its time too
