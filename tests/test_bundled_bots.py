@@ -56,3 +56,24 @@ def test_bundled_bots_finish_a_match_ok(game_name, players, options):
 
 def test_every_game_has_a_heuristic_bot():
     assert [name for name in REAL_GAMES if heuristic_bot(name) is None] == []
+
+
+@pytest.mark.parametrize("game_name", REAL_GAMES)
+def test_bundled_bots_also_play_in_mode_none_and_without_cgroups(game_name, monkeypatch):
+    """Every mode arena accepts plays every bundled bot: `--sandbox none` (as root the bots then
+    run as the harness's user, so a Python under /root is fine) and rlimits instead of cgroups."""
+    from arena.runner import cgroups
+    from arena.runner.sandbox import detect
+
+    monkeypatch.setenv("ARENA_NO_CGROUPS", "1")
+    cgroups.available.cache_clear()
+    try:
+        players = min(get_game(game_name).player_counts)
+        pool = [heuristic_bot(game_name)] + GENERIC
+        bots = [str(pool[seat % len(pool)]) for seat in range(max(players, len(pool)))][:max(players, 2)]
+        for mode in ("none", "bubblewrap"):
+            result = play_match(MatchSpec(game_name, bots[:players], seed=5), protections=detect(mode))
+            assert [s.status for s in result.seats] == ["ok"] * players, [(s.bot, s.error) for s in result.seats]
+    finally:
+        monkeypatch.undo()
+        cgroups.available.cache_clear()
