@@ -135,6 +135,9 @@ def listed(action, legal: list | None) -> object | None:
     if legal is None:
         return None
     for candidate in legal:
+        if candidate is action:  # an answer by index is the listed entry itself
+            return candidate
+    for candidate in legal:
         if same_json(action, candidate):
             return candidate
     return None
