@@ -16,6 +16,7 @@ from arena.games.base import GameState, IllegalAction, ranks_from_scores
 from arena.games.fifth_avenue import board as B
 from arena.games.fifth_avenue import scoring
 from arena.games.fifth_avenue.auction import Auction, Bid, alea_draw, values_to_counts
+from arena.games.fifth_avenue.observation import auction_summary, observe, snapshot
 
 COMMISSIONERS = ("white", "beige")
 # [decision] A safety stop: the game also ends after this many turns. Normal games take 10-60
@@ -64,6 +65,10 @@ class FifthAvenueState(GameState):
         self.option: str | None = None
         self.steps: list[tuple] = []
         self.auction: Auction | None = None
+        # The public record of every finished auction, and per seat how many had finished at
+        # its latest decision: each seat is shown the ones that ended since (see observation).
+        self.auction_log: list[dict] = []
+        self.decided_at = [0] * players
         self.over = False
         self.end_reason: str | None = None
         self.revealed: list[int] | None = None
@@ -153,11 +158,9 @@ class FifthAvenueState(GameState):
                 "move": "move", "stop_choice": "build_or_stop"}[kind]
 
     def observation(self, seat: int) -> dict:
-        from arena.games.fifth_avenue.observation import observe
         return observe(self, seat)
 
     def snapshot(self) -> dict:
-        from arena.games.fifth_avenue.observation import snapshot
         return snapshot(self)
 
     # ------------------------------------------------------------------ legal actions
@@ -273,6 +276,8 @@ class FifthAvenueState(GameState):
             raise IllegalAction("the game is over; no more actions are accepted")
         if not isinstance(action, dict) or "type" not in action:
             raise IllegalAction('an action must be a JSON object with a "type", e.g. {"type": "pass"}')
+        seat = self.current_seat()
+        finished = len(self.auction_log)
         kind = self.steps[0][0]
         if kind == "auction" and self.decision() == "bid":
             self.apply_bid(action)
@@ -284,6 +289,7 @@ class FifthAvenueState(GameState):
                 raise IllegalAction(self.explain_illegal(action))
             action = legal[legal.index(action)]  # the listed form (a JSON 4.0 equals 4)
             getattr(self, "do_" + action["type"])(action)
+        self.decided_at[seat] = finished  # auctions ending from here on are news to this seat
         self._legal = None
         self._advance()
 
@@ -388,10 +394,11 @@ class FifthAvenueState(GameState):
 
     def do_build(self, action: dict) -> None:
         _, winner, d, p, count = self.steps.pop(0)
-        self.build(winner, d, p, count)
+        self.record_result("built", p, self.build(winner, d, p, count))
 
     def do_building_stop(self, action: dict) -> None:
-        _, winner, d, _, _ = self.steps.pop(0)
+        _, winner, d, p, _ = self.steps.pop(0)
+        self.record_result("building_stop", p)
         self.building_stop(d, winner)
 
     def apply_bid(self, action: dict) -> None:
@@ -629,10 +636,12 @@ class FifthAvenueState(GameState):
 
     def close_auction(self) -> None:
         """The winner discards the bid cards under their stacks ([decision] the 6s lowest, then
-        the 5s, then the 4s) and builds (or stops)."""
+        the 5s, then the 4s) and builds (or stops). What happened stays public in
+        the auction log, which shows it to every seat."""
         auction = self.auction
         self.auction = None
         self.steps.pop(0)
+        self.auction_log.append(auction_summary(self, auction, len(self.auction_log) + 1))
         winner = auction.leader
         if winner is None:
             return
@@ -644,22 +653,33 @@ class FifthAvenueState(GameState):
                 self.black_stack[0:0] = [4 + i] * bid.black[i]
         d = auction.district
         if d is None:
+            built = 0
             if winner != self.alea:  # an Alea win in Central Park builds nothing [decision]
                 built = min(count, self.own_supply[winner])
                 self.own_supply[winner] -= built
                 self.park[winner] += built
+            self.record_result("park", None, built)
             return
         if winner == self.alea:
             p = self.alea_plot(d)
-            self.build(winner, d, p, count)
+            self.record_result("built", p, self.build(winner, d, p, count))
             return
         p = B.colour_plot(d, bid.colour)
         if auction.had_empty:
-            self.build(winner, d, p, count)
+            self.record_result("built", p, self.build(winner, d, p, count))
         elif self.owner[d][p] == winner:
+            self.record_result("build_or_stop", p)  # completed by do_build / do_building_stop
             self.steps.insert(0, ("stop_choice", winner, d, p, count))
         else:
+            self.record_result("building_stop", p)
             self.building_stop(d, winner)
+
+    def record_result(self, result: str, plot: int | None, built: int = 0) -> None:
+        """What the last auction's winner did: the end of its public record."""
+        summary = self.auction_log[-1]
+        summary["result"] = result
+        summary["plot"] = None if plot is None else B.plot_name(B.DISTRICT_INDEX[summary["district"]], plot)
+        summary["skyscrapers"] = built
 
     def alea_plot(self, d: int) -> int:
         """Alea builds on its own plot, else on a random empty plot (seeded RNG) [decision]."""
@@ -669,13 +689,14 @@ class FifthAvenueState(GameState):
         empty = [p for p in range(5) if owner[p] < 0 and not self.businesses[d][p]]
         return self.rng.choice(empty)
 
-    def build(self, who: int, d: int, plot: int, count: int) -> None:
-        """Build from the own supply (fewer if it is short [decision])."""
+    def build(self, who: int, d: int, plot: int, count: int) -> int:
+        """Build from the own supply (fewer if it is short [decision]); returns how many."""
         built = min(count, self.own_supply[who])
         if built:
             self.own_supply[who] -= built
             self.owner[d][plot] = who
             self.towers[d][plot] += built
+        return built
 
     def building_stop(self, d: int, declarer: int) -> None:
         """Final scoring of the district; everything there leaves the game; it is closed."""
