@@ -46,7 +46,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from arena.games.base import Game, GameState, IllegalAction
+from arena.games.base import Game, GameState, IllegalAction, refuse_unknown_keys, shown
 
 # ---------------------------------------------------------------------------- components
 COLOURS = ("candy", "scary", "tree", "scrap", "sand")
@@ -60,6 +60,15 @@ CAP = 0  # a 0 is the tower top: nothing goes on it and it can never be torn dow
 WILD_BASE = 8  # any card may be placed on an 8
 WILD_CARD = 9  # a 9 may be placed on any card except a 0
 EMPTY = -1  # the "top" of a colour without a tower
+
+# The actions, with their keys. Bots are untrusted: an action with another key, or a value of
+# the wrong JSON type (2.0 or true for an integer), is refused with a reason, never guessed.
+ACTION_FORMS = {
+    "bid": (("type", "amount"), '{"type": "bid", "amount": n}'),
+    "pass": (("type",), '{"type": "pass"}'),
+    "build": (("type", "cards", "teardown"),
+              '{"type": "build", "cards": [[colour, value], ...], "teardown": null or colour}'),
+}
 
 # Phases (the "phase" of an observation).
 BID = "bid"  # the normal bidding, the start player opens
@@ -524,32 +533,42 @@ class FiveTowersState(GameState):
         return {"type": "bid", "amount": amounts[pick]}
 
     def apply(self, action) -> None:
+        """Check the action completely, then carry it out; a refusal changes nothing."""
         if self.over:
             raise IllegalAction("the game is over; no more actions are accepted")
         if not isinstance(action, dict):
-            raise IllegalAction(f"an action must be an object with a \"type\", not {action!r}")
+            raise IllegalAction(f'an action must be an object with a "type", not {shown(action)}')
         kind = action.get("type")
         if self.phase == BUILD:
             if kind != "build":
-                raise IllegalAction(f"you won the bidding with {self.take}: send a \"build\" action, not {kind!r}")
+                raise IllegalAction(f'you won the bidding with {self.take}: send a "build" action, not {shown(kind)}')
+            self.check_keys(action, kind)
             self.build(*self.parse_build(action))
             return
         if kind == "bid":
+            self.check_keys(action, kind)
             amount = action.get("amount")
             allowed = self.bid_range()
             if isinstance(amount, float):
-                raise IllegalAction(f"a bid amount is a JSON integer (write {amount:.0f}), not {amount!r}")
+                whole = f" (write {amount:.0f})" if amount.is_integer() else ""
+                raise IllegalAction(f"a bid amount is a JSON integer{whole}, not {shown(amount)}")
             if not isinstance(amount, int) or isinstance(amount, bool) or amount not in allowed:
-                raise IllegalAction(f"bid amount {amount!r} is not allowed now; {self.describe_bids(allowed)}")
+                raise IllegalAction(f"bid amount {shown(amount)} is not allowed now; {self.describe_bids(allowed)}")
             self.bid(amount)
         elif kind == "pass":
+            self.check_keys(action, kind)
             if self.opening:
                 raise IllegalAction("the start player must open the bidding with a bid from 0 to "
                                     f"{self.max_bid()}; it may not pass")
             self.pass_turn()
         else:
-            raise IllegalAction(f"action type {kind!r} is not allowed in the {self.phase} phase; "
-                                "send {\"type\": \"bid\", \"amount\": n} or {\"type\": \"pass\"}")
+            raise IllegalAction(f"action type {shown(kind)} is not allowed in the {self.phase} phase; "
+                                'send {"type": "bid", "amount": n} or {"type": "pass"}')
+
+    @staticmethod
+    def check_keys(action: dict, kind: str) -> None:
+        keys, form = ACTION_FORMS[kind]
+        refuse_unknown_keys(action, keys, form)
 
     def describe_bids(self, allowed: range) -> str:
         if not allowed:
@@ -563,13 +582,14 @@ class FiveTowersState(GameState):
         """Check a build's form, cards and teardown; placement is checked by ``build``."""
         cards = action.get("cards")
         if not isinstance(cards, list):
-            raise IllegalAction("a build needs \"cards\": a list of [colour, value] pairs in placement order")
+            raise IllegalAction('a build needs "cards": a list of [colour, value] pairs in placement order, '
+                                f"not {shown(cards)}")
         codes = []
         for card in cards:
-            if (not isinstance(card, (list, tuple)) or len(card) != 2 or not isinstance(card[0], str)
+            if (not isinstance(card, list) or len(card) != 2 or not isinstance(card[0], str)
                     or card[0] not in COLOUR_INDEX
                     or not isinstance(card[1], int) or isinstance(card[1], bool) or not 0 <= card[1] <= 15):
-                raise IllegalAction(f"{card!r} is not a card; a card is [colour, value] with colour one of "
+                raise IllegalAction(f"{shown(card)} is not a card; a card is [colour, value] with colour one of "
                                     f"{', '.join(COLOURS)} and value a JSON integer from 0 to 15")
             codes.append(card_code(COLOUR_INDEX[card[0]], card[1]))
         if len(codes) != self.take:
@@ -583,11 +603,11 @@ class FiveTowersState(GameState):
             market = ", ".join(f"[{COLOURS[c >> 4]}, {c & 15}]" for c in self.market)
             raise IllegalAction(f"{card_json(code)} is not in the market (or listed more often than it is "
                                 f"there); the market is {market}")
-        teardown = action.get("teardown")
+        teardown = action.get("teardown")  # a missing key means no teardown
         if teardown is None:
             return codes, None
         if not isinstance(teardown, str) or teardown not in COLOUR_INDEX:
-            raise IllegalAction(f"\"teardown\" must be null or one of {', '.join(COLOURS)}, not {teardown!r}")
+            raise IllegalAction(f'"teardown" must be null or one of {", ".join(COLOURS)}, not {shown(teardown)}')
         colour = COLOUR_INDEX[teardown]
         tower = self.towers[self.winner][colour]
         if not tower:

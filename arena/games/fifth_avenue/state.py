@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from arena.games.base import GameState, IllegalAction, ranks_from_scores
+from arena.games.base import GameState, IllegalAction, ranks_from_scores, shown
 from arena.games.fifth_avenue import board as B
 from arena.games.fifth_avenue import scoring
 from arena.games.fifth_avenue.auction import Auction, Bid, alea_draw, values_to_counts
@@ -284,7 +284,9 @@ class FifthAvenueState(GameState):
         else:
             legal = self.legal_actions()
             if kind == "cards" and action.get("type") == "take_cards" and isinstance(action.get("colours"), list):
-                action = {"type": "take_cards", "colours": sorted(action["colours"], key=_colour_order)}
+                # Either order of the two colours is accepted (the list has one); any other key
+                # stays, so that the action is refused like every other malformed one.
+                action = {**action, "colours": sorted(action["colours"], key=_colour_order)}
             if action not in legal:
                 raise IllegalAction(self.explain_illegal(action))
             action = legal[legal.index(action)]  # the listed form (a JSON 4.0 equals 4)
@@ -293,6 +295,20 @@ class FifthAvenueState(GameState):
         self._legal = None
         self._advance()
 
+    def explain_keys(self, action: dict) -> str | None:
+        """Why an action of a listed type has the wrong keys, or None if its keys are right."""
+        kind = action.get("type")
+        same = [a for a in self.legal_actions() if a["type"] == kind]
+        if not same:
+            return None
+        keys = list(same[0])
+        extra = [key for key in action if key not in keys]
+        missing = [key for key in keys if key not in action]
+        if not extra and not missing:
+            return None
+        wrong = f"unexpected key {shown(extra[0])}" if extra else f"missing key {shown(missing[0])}"
+        return f"{wrong} in a {shown(kind)} action; its keys are {', '.join(map(shown, keys))}, e.g. {shown(same[0], 200)}"
+
     def explain_illegal(self, action: dict) -> str:
         """A reason a bot author can act on: what was wrong, and what is allowed."""
         decision = self.decision()
@@ -300,14 +316,17 @@ class FifthAvenueState(GameState):
         kind = action.get("type")
         types = sorted({a["type"] for a in legal})
         if kind not in types:
-            return (f"{kind!r} is not an action for the decision {decision!r} now; allowed action types: "
+            return (f"{shown(kind)} is not an action for the decision {decision!r} now; allowed action types: "
                     f"{', '.join(types)}")
+        keys = self.explain_keys(action)
+        if keys:
+            return keys
         if kind == "place_business":
             row = [B.BUSINESSES[b] for b in self.current_set() or []]
             if action.get("business") not in row:
                 return f"the business must come from the leftmost non-empty set, which holds {row}"
             return ("a business goes on a plot of an open district that holds no skyscraper and at most "
-                    f"one business; {action.get('district')!r}/{action.get('plot')!r} is not such a plot")
+                    f"one business; {shown(action.get('district'))}/{shown(action.get('plot'))} is not such a plot")
         if kind == "move":
             targets = [f"{a['commissioner']}->{a['to']}" for a in legal]
             return f"a commissioner moves one step along an arrow; possible moves: {', '.join(targets)}"
@@ -318,7 +337,7 @@ class FifthAvenueState(GameState):
                     "plot yet; pick one of the listed legal actions")
         if kind == "take_cards":
             return f"take the top cards of two different non-empty colour stacks; possible: {[a['colours'] for a in legal]}"
-        return f"{action!r} is not legal now; pick one of the listed legal actions for the decision {decision!r}"
+        return f"{shown(action)} is not legal now; pick one of the listed legal actions for the decision {decision!r}"
 
     def do_place_skyscraper(self, action: dict) -> None:
         seat = self.steps.pop(0)[1]
@@ -422,23 +441,26 @@ class FifthAvenueState(GameState):
         who = auction.to_act()
         kind = action.get("type")
         bid = auction.bids.get(who)
+        keys = self.explain_keys(action)
+        if keys:
+            return keys
         if kind == "done":
             total = 0 if bid is None else bid.total()
             return (f"you cannot finish your raise: your total {total} does not exceed the highest bid "
                     f"{auction.high}; add cards or pass")
         if kind != "add":
             return ('in an auction the actions are {"type": "add", "colour": ..., "value": ...}, '
-                    f'{{"type": "done"}} and {{"type": "pass"}}, not {kind!r}')
+                    f'{{"type": "done"}} and {{"type": "pass"}}, not {shown(kind)}')
         colour, value = action.get("colour"), action.get("value")
         if bid is None:
             allowed = [B.COLOURS[c] for c in auction.allowed.get(who, ())]
             if colour not in allowed:
                 return (f"your first card in this auction must be coloured, of one of: "
-                        f"{', '.join(allowed) or 'none'}; not {colour!r}")
+                        f"{', '.join(allowed) or 'none'}; not {shown(colour)}")
         elif colour not in (B.BLACK, B.COLOURS[bid.colour]):
             return (f"your bid in this auction is {B.COLOURS[bid.colour]}: add {B.COLOURS[bid.colour]} "
-                    f"or black cards only, not {colour!r}")
-        return f"you hold no {colour!r} card of value {value!r}; pick one of the listed legal actions"
+                    f"or black cards only, not {shown(colour)}")
+        return f"you hold no {shown(colour)} card of value {shown(value)}; pick one of the listed legal actions"
 
     # ------------------------------------------------------------------ rule steps
 
