@@ -1,38 +1,25 @@
-"""Five Towers (Kasper Lapp, "5 Torens"): the rules, exactly as ``shared/rules/five-towers.md``.
+"""Five Towers (Kasper Lapp, "5 Torens"): the rules as ``docs/games/five-towers.md`` gives them.
 
 This module owns the card game for 2-5 players: the deck, the market, the bidding, building
 towers (with the failed-build rollback), clean-up, the single reshuffle, the end and the
 scoring. It does no I/O; cards leave it as ``[colour, value]`` pairs.
 
-Decisions where the sources are silent (each is also on ``docs/games/five-towers.md``):
+Where the original rules are silent we decided; each decision is on the docs page and
+marked ``[decision] <title>:`` where this module makes it:
 
-* **Reshuffle.** The shared discard pile is *shuffled* (with the match's seeded RNG) when it
-  becomes the new draw pile. The reshuffle happens the first time a card must be revealed
-  from an empty draw pile, so the leftovers of the last market of the first pass are part of
-  it. If the pile runs out in the middle of a reveal on the first pass, the market is
-  completed from the reshuffled pile (this cannot happen with 80 or 110 cards).
-* **Empty reshuffle.** If the reshuffled pile is empty and the market is empty too, the game
-  ends at once (there is no round to play with an empty market).
-* **Rollback.** After a failed build the winner must bid lower than the failed bid and higher
-  than every other standing bid, or pass. Bidding then continues: seats that never had their
-  chance (because bidding stopped early at the maximum bid) get it now; once nobody is left
-  to bid, the highest standing bid wins (ties are impossible, bids strictly increase). A
-  winner that passes withdraws its bid. Without this continuation an opening bid of 5 that
-  cannot be built would let the start player shut everyone else out.
-* **No bid standing.** If nobody holds a bid when a seat is asked (only possible after a start
-  player's rollback pass), that seat may bid any amount from 0.
-* **Who keeps the start.** The start player stays when every seat ends up passed (the
-  rules' step 4) or when the start player itself wins with a bid of 0 (the rules' exception
-  "start player bid 0, all others passed"). Any other round, including one won with 0 by
-  another seat after the start player's rollback pass, passes the start to the next seat.
-  A winning bid of 0 takes no cards, but the winner may still tear down a card.
-* **No buildable choice.** If no choice of that many market cards can be built (with or
-  without a teardown), the rollback happens at once, without asking the winner to build:
-  there is nothing it could choose. The round's history records it as automatic.
-* **Tallest tower bonus.** The bonus adds to the doubling: a capped tallest tower scores 3
-  points per card. Equally tall towers give the bonus once.
-* **Personal discard piles are face down** (the Dutch rules: "gedekt"): observations show how
-  many cards each seat tore down, not which ones.
+* **Shuffled reshuffle**, **When the reshuffle happens**, **Mid-reveal run-out**, **Empty
+  reshuffle**: the shared discard pile is shuffled (seeded) when a card must be revealed from
+  the empty draw pile on the first pass (so the last market's leftovers are in it), also in
+  the middle of a reveal; an empty reshuffle with an empty market ends the game.
+* **Rollback bid**, **Bidding continues after a rollback**, **No bid standing**: after a
+  failed build the winner bids lower than the failed bid and higher than the others, or
+  passes; seats that never had their chance then bid; with no bid standing any amount from 0.
+* **Order as given**, **No buildable choice**, **Bid of 0**: cards are placed in the listed
+  order (a failing order is a rollback); with nothing buildable the rollback is automatic; a
+  winning 0 takes no cards but may tear down.
+* **Who keeps the start**: everyone passed, or the start player won with 0.
+* **Tallest bonus on top of the doubling**, **Face-down discards**: scoring and what a seat
+  sees of the personal discard piles.
 
 Actions: ``{"type": "bid", "amount": n}``, ``{"type": "pass"}`` and
 ``{"type": "build", "cards": [[colour, value], ...], "teardown": colour | None}`` with the
@@ -160,7 +147,10 @@ def placement_orders(top: int, values: tuple[int, ...]) -> tuple[tuple[int, ...]
 
 
 def score_of(towers: list[list[int]], torn_down: int) -> int:
-    """Tower points (doubled under a 0), the tallest tower bonus, minus the teardown penalty."""
+    """Tower points (doubled under a 0), the tallest tower bonus, minus the teardown penalty.
+
+    [decision] Tallest bonus on top of the doubling: a capped tallest tower scores 3 a card.
+    Equally tall towers give the bonus once."""
     points = tallest = 0
     for tower in towers:
         height = len(tower)
@@ -210,6 +200,8 @@ class FiveTowersState(GameState):
     def new_round(self) -> None:
         self.reveal_market()
         if not self.market:
+            # [decision] Empty reshuffle: an empty market after the reshuffle ends the game
+            # at once; there is no round to play.
             self.end_game()
             return
         self.round += 1
@@ -233,6 +225,9 @@ class FiveTowersState(GameState):
         market = self.market
         while len(market) < MARKET_SIZE:
             if not self.draw:
+                # [decision] When the reshuffle happens: when a card must be revealed from the
+                # empty pile, so the first pass's last leftovers are shuffled in too.
+                # [decision] Mid-reveal run-out: the market is completed from the new pile.
                 if self.pass_number == 1:
                     self.reshuffle()
                 if not self.draw:
@@ -243,6 +238,8 @@ class FiveTowersState(GameState):
 
     def reshuffle(self) -> None:
         """The draw pile ran out the first time: the shuffled discard pile replaces it."""
+        # [decision] Shuffled reshuffle: the original rules only say the discard pile is played
+        # through again; it is shuffled with the match's seeded RNG.
         self.draw = self.discard
         self.discard = []
         self.rng.shuffle(self.draw)
@@ -266,9 +263,12 @@ class FiveTowersState(GameState):
     def bid_range(self) -> range:
         """The amounts the current seat may bid now."""
         if self.phase == REBID:
+            # [decision] Rollback bid: lower than the failed bid, higher than every other
+            # standing bid (or pass).
             others = max((a for s, a in enumerate(self.bids) if a is not None and s != self.current), default=-1)
             return range(others + 1, self.failed_bid)
         high = self.high[0]
+        # [decision] No bid standing: (only after a start player's rollback pass) bids start at 0.
         return range(0 if high is None else high + 1, min(MAX_BID, len(self.market)) + 1)
 
     def bid(self, amount: int) -> None:
@@ -302,11 +302,14 @@ class FiveTowersState(GameState):
         if seat is None:  # everyone passed (only after a rollback)
             self.clean_up(None, 0)
             return
+        # [decision] Bid of 0: a winning 0 takes no cards but still builds (a teardown only).
         self.winner, self.take = seat, high
         self.phase = BUILD
         self.current = seat
         self._builds = None
         if not self.any_build():
+            # [decision] No buildable choice: there is nothing to choose, so the rollback is
+            # automatic (the history says so).
             self.roll_back(automatic=True)
 
     # ------------------------------------------------------------------ 3. building
@@ -454,6 +457,8 @@ class FiveTowersState(GameState):
 
     def build(self, cards: list[int], teardown: int | None) -> None:
         """Tear down, then place ``cards`` in order; an impossible placement is rolled back."""
+        # [decision] Order as given: the listed order is the placement order; if it fails, the
+        # build fails, even if another order of the same cards would have worked.
         seat = self.winner
         tops = self.tops(seat)
         towers = self.towers[seat]
@@ -477,7 +482,11 @@ class FiveTowersState(GameState):
 
     # ------------------------------------------------------------------ 4. failed build
     def roll_back(self, automatic: bool) -> None:
-        """Nothing was changed (builds are checked before they touch the state); re-bid or pass."""
+        """Nothing was changed (builds are checked before they touch the state); re-bid or pass.
+
+        ``to_bid`` is kept: [decision] Bidding continues after a rollback: seats that never had
+        their chance (bidding stopped at the maximum) bid after the winner's new bid or pass.
+        """
         self.history.append({"seat": self.winner, "type": "rollback", "bid": self.take, "automatic": automatic})
         self.failed_bid = self.take
         self.phase = REBID
@@ -489,6 +498,7 @@ class FiveTowersState(GameState):
         self.discard.extend(self.market)
         self.market = []
         # The exception: nobody won, or the start player won with its bid of 0 (all others passed).
+        # [decision] Who keeps the start: only these two; another seat's winning 0 passes it on.
         keeps_start = winner is None or (winner == self.start_player and winning_bid == 0)
         if not keeps_start:
             self.start_player = (self.start_player + 1) % self.players
@@ -640,7 +650,7 @@ class FiveTowersState(GameState):
             "failed_bid": self.failed_bid if self.phase == REBID else None,
             "history": [dict(event) for event in self.history],
             "towers": [{COLOURS[c]: list(tower) for c, tower in enumerate(towers)} for towers in self.towers],
-            "torn_down": [len(pile) for pile in self.torn],
+            "torn_down": [len(pile) for pile in self.torn],  # [decision] Face-down discards: counts
             "discard_pile": [card_json(c) for c in self.discard],
             "draw_pile_size": len(self.draw),
             "deck_size": self.deck_size,
