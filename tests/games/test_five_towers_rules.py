@@ -1,4 +1,4 @@
-"""Five Towers: one test per rule of shared/rules/five-towers.md, its examples and decisions."""
+"""Five Towers: one test per rule of docs/games/five-towers.md, its examples and decisions."""
 
 from __future__ import annotations
 

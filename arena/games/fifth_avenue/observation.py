@@ -2,10 +2,10 @@
 
 Public: the board, commissioners and markers, the supply row, the tiles below Central Park,
 scores, supplies, the top card and size of every colour stack, the black stack's size, every
-player's coloured cards, every player's black card count, the current auction and the last
-finished one (with Alea's turned cards). Private: the
-seat's own black cards. Never shown: other players' black cards, the black stack order, the
-removed businesses, the order of cards below the top of a colour stack.
+player's coloured cards, every player's black card count, the current auction, and the
+auctions that ended since the seat's previous decision (with Alea's turned cards). Private:
+the seat's own black cards. Never shown: other players' black cards, the black stack order,
+the removed businesses, the order of cards below the top of a colour stack.
 """
 
 from __future__ import annotations
@@ -138,8 +138,8 @@ def copy_json(value):
 def finished_auctions(state, seat: int) -> list[dict]:
     """The auctions that ended since ``seat``'s previous decision, oldest first.
 
-    [decision] Alea's turned cards are public, also when the auction ends right after Alea
-    turned them, and so is the rest of an auction's outcome. An auction can end (and even
+    [decision] Alea's cards are public: also when the auction ends right after Alea turned
+    them, and so is the rest of an auction's outcome. An auction can end (and even
     a second one after it) without any request in between: forced passes and Alea's draw
     need no decision. So every seat is shown every finished auction once, in its first
     request after the auction ended."""

@@ -19,8 +19,9 @@ from arena.games.fifth_avenue.auction import Auction, Bid, alea_draw, values_to_
 from arena.games.fifth_avenue.observation import auction_summary, observe, snapshot
 
 COMMISSIONERS = ("white", "beige")
-# [decision] A safety stop: the game also ends after this many turns. Normal games take 10-60
-# turns; this only stops bots that never place a business from stalling a match forever.
+# [decision] Turn limit: a safety stop, the game also ends (scored normally) after this many
+# turns. Normal games take 10-60 turns; this only stops bots that never place a business
+# from stalling a match forever.
 MAX_TURNS = 400
 
 
@@ -101,7 +102,8 @@ class FifthAvenueState(GameState):
             for _ in range(B.START_BLACK):
                 self.black[seat][self.black_stack.pop() - 4] += 1
         # Snake order: seat 0, counter-clockwise to seat 1, seat 1 again, clockwise to seat 0.
-        # [decision] Seat 0 then takes the first turn; Alea places no set-up skyscrapers.
+        # [decision] Seat 0 starts: seat 0 then takes the first turn.
+        # [decision] Alea's set-up: Alea places no set-up skyscrapers.
         n = self.players
         order = [0] + list(range(n - 1, 0, -1)) + list(range(1, n)) + [0]
         self.steps = [("place_start", seat) for seat in order] + [("option", 0)]
@@ -200,8 +202,11 @@ class FifthAvenueState(GameState):
         return actions
 
     def start_plots(self, seat: int) -> list[tuple[int, int]]:
-        """Empty coloured plots in districts where ``seat`` owns no plot yet ([decision] never a
-        plot holding a business, never the 6-plot board's plain plot)."""
+        """Empty coloured plots in districts where ``seat`` owns no plot yet.
+
+        [decision] Starting plots: never a plot holding a business.
+        [decision] Plain plot: never the 6-plot board's plain plot (it takes businesses only,
+        is never a bid colour and never counts as an empty plot)."""
         result = []
         for d in range(len(B.DISTRICTS)):
             owner = self.owner[d]
@@ -235,8 +240,9 @@ class FifthAvenueState(GameState):
         return None
 
     def business_plots(self) -> list[tuple[int, int]]:
-        """Plots of open districts that are empty or hold exactly one business ([decision] a
-        stopped district receives no more businesses)."""
+        """Plots of open districts that are empty or hold exactly one business.
+
+        [decision] Stopped district: it receives no more businesses (nor option D or auctions)."""
         result = []
         for d in range(len(B.DISTRICTS)):
             if self.closed[d]:
@@ -249,7 +255,7 @@ class FifthAvenueState(GameState):
 
     def scorable_districts(self) -> list[int]:
         """Open districts holding a commissioner (City Hall and Central Park never count;
-        [decision] nor a stopped district)."""
+        nor a stopped district, see Stopped district)."""
         result = []
         for position in self.commissioners:
             d = B.DISTRICT_INDEX.get(position)
@@ -259,7 +265,8 @@ class FifthAvenueState(GameState):
 
     def card_pairs(self) -> list[tuple[int, ...]]:
         """The colour pairs that may be taken: two different non-empty stacks; with fewer than
-        two non-empty stacks, whatever exists [decision]."""
+        two non-empty stacks, whatever exists ([decision] Fewer than two stacks: one card or
+        none, without a decision)."""
         available = [c for c in range(len(B.COLOURS)) if self.stacks[c]]
         if len(available) < 2:
             return [tuple(available)]
@@ -381,8 +388,8 @@ class FifthAvenueState(GameState):
         self.score_district(d)
         self.draw_black(seat, 2)
         # Every player with no skyscraper there takes 1, the scorer too (the official example:
-        # a scorer absent from the district takes 3). [decision] Drawn in clockwise order from
-        # the scorer.
+        # a scorer absent from the district takes 3). [decision] Option D order: drawn in
+        # clockwise order from the scorer.
         for step in range(self.players):
             other = (seat + step) % self.players
             if other not in self.owner[d]:
@@ -405,8 +412,8 @@ class FifthAvenueState(GameState):
         self.move_commissioner(seat, c, action["to"])
 
     def do_park_colour(self, action: dict) -> None:
-        # [decision] The opener's colour is a decision of its own before the bidding; the opener
-        # may then pass like anybody.
+        # [decision] Park colour: the opener's colour is a decision of its own before the
+        # bidding; the opener may then pass like anybody.
         self.auction.park_colour = B.COLOUR_INDEX[action["colour"]]
         for bidder in self.auction.bidders:
             self.auction.allowed[bidder] = (self.auction.park_colour,)
@@ -493,8 +500,8 @@ class FifthAvenueState(GameState):
                 if who == self.alea:
                     self.alea_acts()
                 elif not auction.can_raise(who, self.coloured[who], self.black[who]):
-                    # [decision] Only a pass is possible (no raise can exceed the highest
-                    # bid): it is made for the seat.
+                    # [decision] Automatic pass: only a pass is possible (no raise can exceed
+                    # the highest bid), so it is made for the seat.
                     self.withdraw(who)
                 else:
                     return
@@ -513,7 +520,8 @@ class FifthAvenueState(GameState):
                 raise AssertionError(kind)
 
     def draw_black(self, seat: int, count: int) -> None:
-        """Take cards from the top of the black stack; an empty stack gives nothing [decision]."""
+        """Take cards from the top of the black stack ([decision] Empty black stack: an empty
+        stack gives nothing; the turn goes on)."""
         for _ in range(count):
             if not self.black_stack:
                 return
@@ -524,7 +532,9 @@ class FifthAvenueState(GameState):
             self.coloured[seat][colour][self.stacks[colour].pop() - 4] += 1
 
     def spread_bonus(self) -> None:
-        """After the 3rd, 6th and 9th business: points for skyscrapers in 3 / 4 / 5 districts."""
+        """After the 3rd, 6th and 9th business: points for skyscrapers in 3 / 4 / 5 districts.
+        [decision] Spread count: only businesses placed in the game count, not the 7 starting
+        ones."""
         bonus = scoring.SPREAD_BONUS.get(self.businesses_placed)
         if bonus is None:
             return
@@ -540,7 +550,7 @@ class FifthAvenueState(GameState):
 
     def score_district(self, d: int) -> None:
         points = self.district_points(d)
-        for seat in range(self.players):  # [decision] Alea scores nothing
+        for seat in range(self.players):  # [decision] Alea scores nothing: seats only
             self.scores_[seat] += points[seat]
 
     def move_commissioner(self, seat: int, c: int, target: str) -> None:
@@ -556,6 +566,7 @@ class FifthAvenueState(GameState):
 
     def start_auction_round(self, c: int, mover: int) -> None:
         """One auction per district with a marker of colour ``c`` (column order), then Central Park."""
+        # A stopped district holds no auction (see Stopped district; its markers are gone too).
         queue = [("auction", d, mover) for d in range(len(B.DISTRICTS))
                  if d in self.markers[c] and not self.closed[d]]
         queue.append(("auction", None, mover))
@@ -575,7 +586,7 @@ class FifthAvenueState(GameState):
         else:
             allowed, had_empty = self.first_card_colours(d)
             auction = Auction(d, bidders, allowed, had_empty)
-            # [decision] Alea skips auctions where it has no plot and no empty plot exists.
+            # [decision] Alea skips: auctions where it has no plot and no empty plot exists.
             if self.alea is not None and self.alea not in self.owner[d] and not had_empty:
                 auction.passed[self.alea] = True
         self.auction = auction
@@ -583,8 +594,8 @@ class FifthAvenueState(GameState):
     def first_card_colours(self, d: int) -> tuple[dict[int, tuple[int, ...]], bool]:
         """Per owner index, the colours its first card may have in district ``d``: its own plot's
         colour; else an empty plot's; else (no empty plot) a plot with businesses. Plus whether
-        the district has an empty (coloured) plot ([decision] the 6-plot board's plain plot never
-        counts as empty and is never a bid colour)."""
+        the district has an empty (coloured) plot (the 6-plot board's plain plot never counts as
+        empty and is never a bid colour, see Plain plot)."""
         owner = self.owner[d]
         businesses = self.businesses[d]
         colours = B.PLOT_COLOUR[B.DISTRICTS[d]]
@@ -643,7 +654,7 @@ class FifthAvenueState(GameState):
         auction.alea_acted = True
         seen = alea_draw(self.black_stack)
         del self.black_stack[len(self.black_stack) - len(seen):]
-        self.black_stack[0:0] = seen  # [decision] in the order turned, the first lowest
+        self.black_stack[0:0] = seen  # in the order turned, the first lowest (see Discard order)
         auction.alea_cards = seen
         total = sum(seen)
         if not seen or total <= auction.high:
@@ -657,8 +668,9 @@ class FifthAvenueState(GameState):
         auction.next_turn()
 
     def close_auction(self) -> None:
-        """The winner discards the bid cards under their stacks ([decision] the 6s lowest, then
-        the 5s, then the 4s) and builds (or stops). What happened stays public in
+        """The winner discards the bid cards under their stacks ([decision] Discard order: the 6s
+        lowest, then the 5s, then the 4s; Alea's turned cards in the order turned) and builds (or
+        stops). What happened stays public in
         the auction log, which shows it to every seat."""
         auction = self.auction
         self.auction = None
@@ -676,7 +688,7 @@ class FifthAvenueState(GameState):
         d = auction.district
         if d is None:
             built = 0
-            if winner != self.alea:  # an Alea win in Central Park builds nothing [decision]
+            if winner != self.alea:  # [decision] Alea in Central Park: a win builds nothing
                 built = min(count, self.own_supply[winner])
                 self.own_supply[winner] -= built
                 self.park[winner] += built
@@ -704,7 +716,8 @@ class FifthAvenueState(GameState):
         summary["skyscrapers"] = built
 
     def alea_plot(self, d: int) -> int:
-        """Alea builds on its own plot, else on a random empty plot (seeded RNG) [decision]."""
+        """[decision] Alea builds: on its own plot, else on a random empty plot (seeded RNG); it
+        never declares a building stop."""
         owner = self.owner[d]
         if self.alea in owner:
             return owner.index(self.alea)
@@ -712,7 +725,8 @@ class FifthAvenueState(GameState):
         return self.rng.choice(empty)
 
     def build(self, who: int, d: int, plot: int, count: int) -> int:
-        """Build from the own supply (fewer if it is short [decision]); returns how many."""
+        """Build from the own supply; returns how many ([decision] Short own supply: fewer if it
+        is short, none if it is empty; the bid cards are spent all the same)."""
         built = min(count, self.own_supply[who])
         if built:
             self.own_supply[who] -= built
