@@ -217,3 +217,49 @@ def test_in_random_games_every_auction_alea_turned_cards_in_reaches_both_seats()
                         assert record["number"] in seen[seat]
                         checked += 1
     assert checked > 50
+
+
+def test_alea_turned_cards_go_under_the_black_stack_in_the_order_turned():
+    """[decision] Discard order: the first card turned lies lowest."""
+    state = two_player([5, 4, 6, 4])
+    below = list(state.black_stack[:-4])
+    start_round(state, 0, markers=["ts"])
+    assert state.black_stack[:4] == [5, 4, 6, 4] and state.black_stack[4:] == below
+
+
+def test_alea_with_a_short_black_stack_bids_the_cards_it_turned():
+    """[decision] Alea's short stack: the stack runs out before a value repeats."""
+    state = empty_board(players=2)
+    empty_hands(state)
+    state.black_stack = [6, 4]  # turned: 4, then 6, then nothing
+    start_round(state, 0, markers=["ts"])
+    [record] = state.observation(0)["finished_auctions"][:1]
+    assert record["alea_cards"] == [4, 6] and record["winner"] == "alea" and record["high"] == 10
+
+
+def test_alea_with_an_empty_black_stack_stays_out():
+    state = empty_board(players=2)
+    empty_hands(state)
+    state.black_stack = []
+    start_round(state, 0, markers=["ts"])
+    [record] = state.observation(0)["finished_auctions"][:1]
+    assert record["alea_cards"] == [] and record["winner"] is None
+    assert ALEA not in state.owner[TS]
+
+
+def test_alea_places_no_skyscrapers_at_set_up():
+    """[decision] Alea's set-up: only the two seats place, 0, 1, 1, 0."""
+    from test_fifth_avenue_support import after_setup
+    state = after_setup(players=2)
+    assert not any(ALEA in owners for owners in state.owner) and state.own_supply[ALEA] == 18
+
+
+def test_alea_never_declares_a_building_stop():
+    """[decision] Alea builds: on its own plot, also in a district without an empty plot."""
+    state = two_player([5, 5])
+    ring = B.RINGS["ts"]
+    put(state, "ts", ring[0], owner=ALEA, towers=1)
+    for colour in ring[1:]:
+        put(state, "ts", colour, businesses=["boutique"])
+    start_round(state, 0, markers=["ts"])  # neither seat holds a card: Alea wins with 10
+    assert not state.closed[TS] and state.towers[TS][0] == 3 and state.stops == 0
