@@ -16,6 +16,7 @@ bot can echo a listed legal action back unchanged after a JSON round trip.
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -186,6 +187,56 @@ class GameState(ABC):
         if actions is None:
             raise TypeError(f"{type(self).__name__} lists no legal actions and must override random_action")
         return rng.choice(actions)
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """``value`` (anything a bot sent) as short JSON-like text for a refusal reason.
+
+    Bots are untrusted: a value may be nested 100 levels deep, hold a string of a megabyte or
+    an integer of 10,000 digits (which ``repr`` refuses to print). This never fails and never
+    writes more than about ``limit`` characters.
+    """
+    text = _render(value, 0, limit)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _render(value: Any, depth: int, budget: int) -> str:
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else ("true" if value else "false")
+    if isinstance(value, int):
+        if value.bit_length() > 64:  # about 20 digits; str() of a huge one may raise
+            return f"<an integer of about {int(value.bit_length() * 0.30103) + 1} digits>"
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)  # 2.0, inf, nan: what JSON would have carried
+    if isinstance(value, str):
+        return json.dumps(value[:budget], ensure_ascii=False) + ("..." if len(value) > budget else "")
+    if isinstance(value, (list, tuple, dict)):
+        if depth >= 3:
+            return "[...]" if isinstance(value, (list, tuple)) else "{...}"
+        parts = []
+        items = value.items() if isinstance(value, dict) else value
+        for item in items:
+            if len(parts) >= 4 or sum(map(len, parts)) > budget:
+                parts.append("...")
+                break
+            if isinstance(value, dict):
+                key, item = item
+                parts.append(f"{_render(key, depth + 1, budget)}: {_render(item, depth + 1, budget)}")
+            else:
+                parts.append(_render(item, depth + 1, budget))
+        inner = ", ".join(parts)
+        return "{" + inner + "}" if isinstance(value, dict) else "[" + inner + "]"
+    return f"<{type(value).__name__}>"
+
+
+def refuse_unknown_keys(action: dict, keys: Sequence[str], form: str) -> None:
+    """Refuse an action object with a key its type does not have (a misspelt key would
+    otherwise be silently ignored); ``form`` shows the action's right shape."""
+    for key in action:
+        if key not in keys:
+            raise IllegalAction(f"unexpected key {shown(key)} in a {shown(action.get('type'))} action; "
+                                f"it has only {', '.join(map(shown, keys))}: {form}")
 
 
 def ranks_from_scores(scores: Sequence[float], tiebreak: Sequence[float] | None = None) -> list[int]:

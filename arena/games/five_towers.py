@@ -1,38 +1,25 @@
-"""Five Towers (Kasper Lapp, "5 Torens"): the rules, exactly as ``shared/rules/five-towers.md``.
+"""Five Towers (Kasper Lapp, "5 Torens"): the rules as ``docs/games/five-towers.md`` gives them.
 
 This module owns the card game for 2-5 players: the deck, the market, the bidding, building
 towers (with the failed-build rollback), clean-up, the single reshuffle, the end and the
 scoring. It does no I/O; cards leave it as ``[colour, value]`` pairs.
 
-Decisions where the sources are silent (each is also on ``docs/games/five-towers.md``):
+Where the original rules are silent we decided; each decision is on the docs page and
+marked ``[decision] <title>:`` where this module makes it:
 
-* **Reshuffle.** The shared discard pile is *shuffled* (with the match's seeded RNG) when it
-  becomes the new draw pile. The reshuffle happens the first time a card must be revealed
-  from an empty draw pile, so the leftovers of the last market of the first pass are part of
-  it. If the pile runs out in the middle of a reveal on the first pass, the market is
-  completed from the reshuffled pile (this cannot happen with 80 or 110 cards).
-* **Empty reshuffle.** If the reshuffled pile is empty and the market is empty too, the game
-  ends at once (there is no round to play with an empty market).
-* **Rollback.** After a failed build the winner must bid lower than the failed bid and higher
-  than every other standing bid, or pass. Bidding then continues: seats that never had their
-  chance (because bidding stopped early at the maximum bid) get it now; once nobody is left
-  to bid, the highest standing bid wins (ties are impossible, bids strictly increase). A
-  winner that passes withdraws its bid. Without this continuation an opening bid of 5 that
-  cannot be built would let the start player shut everyone else out.
-* **No bid standing.** If nobody holds a bid when a seat is asked (only possible after a start
-  player's rollback pass), that seat may bid any amount from 0.
-* **Who keeps the start.** The start player stays when every seat ends up passed (the
-  rules' step 4) or when the start player itself wins with a bid of 0 (the rules' exception
-  "start player bid 0, all others passed"). Any other round, including one won with 0 by
-  another seat after the start player's rollback pass, passes the start to the next seat.
-  A winning bid of 0 takes no cards, but the winner may still tear down a card.
-* **No buildable choice.** If no choice of that many market cards can be built (with or
-  without a teardown), the rollback happens at once, without asking the winner to build:
-  there is nothing it could choose. The round's history records it as automatic.
-* **Tallest tower bonus.** The bonus adds to the doubling: a capped tallest tower scores 3
-  points per card. Equally tall towers give the bonus once.
-* **Personal discard piles are face down** (the Dutch rules: "gedekt"): observations show how
-  many cards each seat tore down, not which ones.
+* **Shuffled reshuffle**, **When the reshuffle happens**, **Mid-reveal run-out**, **Empty
+  reshuffle**: the shared discard pile is shuffled (seeded) when a card must be revealed from
+  the empty draw pile on the first pass (so the last market's leftovers are in it), also in
+  the middle of a reveal; an empty reshuffle with an empty market ends the game.
+* **Rollback bid**, **Bidding continues after a rollback**, **No bid standing**: after a
+  failed build the winner bids lower than the failed bid and higher than the others, or
+  passes; seats that never had their chance then bid; with no bid standing any amount from 0.
+* **Order as given**, **No buildable choice**, **Bid of 0**: cards are placed in the listed
+  order (a failing order is a rollback); with nothing buildable the rollback is automatic; a
+  winning 0 takes no cards but may tear down.
+* **Who keeps the start**: everyone passed, or the start player won with 0.
+* **Tallest bonus on top of the doubling**, **Face-down discards**: scoring and what a seat
+  sees of the personal discard piles.
 
 Actions: ``{"type": "bid", "amount": n}``, ``{"type": "pass"}`` and
 ``{"type": "build", "cards": [[colour, value], ...], "teardown": colour | None}`` with the
@@ -46,7 +33,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from arena.games.base import Game, GameState, IllegalAction
+from arena.games.base import Game, GameState, IllegalAction, refuse_unknown_keys, shown
 
 # ---------------------------------------------------------------------------- components
 COLOURS = ("candy", "scary", "tree", "scrap", "sand")
@@ -60,6 +47,15 @@ CAP = 0  # a 0 is the tower top: nothing goes on it and it can never be torn dow
 WILD_BASE = 8  # any card may be placed on an 8
 WILD_CARD = 9  # a 9 may be placed on any card except a 0
 EMPTY = -1  # the "top" of a colour without a tower
+
+# The actions, with their keys. Bots are untrusted: an action with another key, or a value of
+# the wrong JSON type (2.0 or true for an integer), is refused with a reason, never guessed.
+ACTION_FORMS = {
+    "bid": (("type", "amount"), '{"type": "bid", "amount": n}'),
+    "pass": (("type",), '{"type": "pass"}'),
+    "build": (("type", "cards", "teardown"),
+              '{"type": "build", "cards": [[colour, value], ...], "teardown": null or colour}'),
+}
 
 # Phases (the "phase" of an observation).
 BID = "bid"  # the normal bidding, the start player opens
@@ -151,7 +147,10 @@ def placement_orders(top: int, values: tuple[int, ...]) -> tuple[tuple[int, ...]
 
 
 def score_of(towers: list[list[int]], torn_down: int) -> int:
-    """Tower points (doubled under a 0), the tallest tower bonus, minus the teardown penalty."""
+    """Tower points (doubled under a 0), the tallest tower bonus, minus the teardown penalty.
+
+    [decision] Tallest bonus on top of the doubling: a capped tallest tower scores 3 a card.
+    Equally tall towers give the bonus once."""
     points = tallest = 0
     for tower in towers:
         height = len(tower)
@@ -201,6 +200,8 @@ class FiveTowersState(GameState):
     def new_round(self) -> None:
         self.reveal_market()
         if not self.market:
+            # [decision] Empty reshuffle: an empty market after the reshuffle ends the game
+            # at once; there is no round to play.
             self.end_game()
             return
         self.round += 1
@@ -224,6 +225,9 @@ class FiveTowersState(GameState):
         market = self.market
         while len(market) < MARKET_SIZE:
             if not self.draw:
+                # [decision] When the reshuffle happens: when a card must be revealed from the
+                # empty pile, so the first pass's last leftovers are shuffled in too.
+                # [decision] Mid-reveal run-out: the market is completed from the new pile.
                 if self.pass_number == 1:
                     self.reshuffle()
                 if not self.draw:
@@ -234,6 +238,8 @@ class FiveTowersState(GameState):
 
     def reshuffle(self) -> None:
         """The draw pile ran out the first time: the shuffled discard pile replaces it."""
+        # [decision] Shuffled reshuffle: the original rules only say the discard pile is played
+        # through again; it is shuffled with the match's seeded RNG.
         self.draw = self.discard
         self.discard = []
         self.rng.shuffle(self.draw)
@@ -257,9 +263,12 @@ class FiveTowersState(GameState):
     def bid_range(self) -> range:
         """The amounts the current seat may bid now."""
         if self.phase == REBID:
+            # [decision] Rollback bid: lower than the failed bid, higher than every other
+            # standing bid (or pass).
             others = max((a for s, a in enumerate(self.bids) if a is not None and s != self.current), default=-1)
             return range(others + 1, self.failed_bid)
         high = self.high[0]
+        # [decision] No bid standing: (only after a start player's rollback pass) bids start at 0.
         return range(0 if high is None else high + 1, min(MAX_BID, len(self.market)) + 1)
 
     def bid(self, amount: int) -> None:
@@ -293,11 +302,14 @@ class FiveTowersState(GameState):
         if seat is None:  # everyone passed (only after a rollback)
             self.clean_up(None, 0)
             return
+        # [decision] Bid of 0: a winning 0 takes no cards but still builds (a teardown only).
         self.winner, self.take = seat, high
         self.phase = BUILD
         self.current = seat
         self._builds = None
         if not self.any_build():
+            # [decision] No buildable choice: there is nothing to choose, so the rollback is
+            # automatic (the history says so).
             self.roll_back(automatic=True)
 
     # ------------------------------------------------------------------ 3. building
@@ -445,6 +457,8 @@ class FiveTowersState(GameState):
 
     def build(self, cards: list[int], teardown: int | None) -> None:
         """Tear down, then place ``cards`` in order; an impossible placement is rolled back."""
+        # [decision] Order as given: the listed order is the placement order; if it fails, the
+        # build fails, even if another order of the same cards would have worked.
         seat = self.winner
         tops = self.tops(seat)
         towers = self.towers[seat]
@@ -468,7 +482,11 @@ class FiveTowersState(GameState):
 
     # ------------------------------------------------------------------ 4. failed build
     def roll_back(self, automatic: bool) -> None:
-        """Nothing was changed (builds are checked before they touch the state); re-bid or pass."""
+        """Nothing was changed (builds are checked before they touch the state); re-bid or pass.
+
+        ``to_bid`` is kept: [decision] Bidding continues after a rollback: seats that never had
+        their chance (bidding stopped at the maximum) bid after the winner's new bid or pass.
+        """
         self.history.append({"seat": self.winner, "type": "rollback", "bid": self.take, "automatic": automatic})
         self.failed_bid = self.take
         self.phase = REBID
@@ -480,6 +498,7 @@ class FiveTowersState(GameState):
         self.discard.extend(self.market)
         self.market = []
         # The exception: nobody won, or the start player won with its bid of 0 (all others passed).
+        # [decision] Who keeps the start: only these two; another seat's winning 0 passes it on.
         keeps_start = winner is None or (winner == self.start_player and winning_bid == 0)
         if not keeps_start:
             self.start_player = (self.start_player + 1) % self.players
@@ -524,32 +543,42 @@ class FiveTowersState(GameState):
         return {"type": "bid", "amount": amounts[pick]}
 
     def apply(self, action) -> None:
+        """Check the action completely, then carry it out; a refusal changes nothing."""
         if self.over:
             raise IllegalAction("the game is over; no more actions are accepted")
         if not isinstance(action, dict):
-            raise IllegalAction(f"an action must be an object with a \"type\", not {action!r}")
+            raise IllegalAction(f'an action must be an object with a "type", not {shown(action)}')
         kind = action.get("type")
         if self.phase == BUILD:
             if kind != "build":
-                raise IllegalAction(f"you won the bidding with {self.take}: send a \"build\" action, not {kind!r}")
+                raise IllegalAction(f'you won the bidding with {self.take}: send a "build" action, not {shown(kind)}')
+            self.check_keys(action, kind)
             self.build(*self.parse_build(action))
             return
         if kind == "bid":
+            self.check_keys(action, kind)
             amount = action.get("amount")
             allowed = self.bid_range()
             if isinstance(amount, float):
-                raise IllegalAction(f"a bid amount is a JSON integer (write {amount:.0f}), not {amount!r}")
+                whole = f" (write {amount:.0f})" if amount.is_integer() else ""
+                raise IllegalAction(f"a bid amount is a JSON integer{whole}, not {shown(amount)}")
             if not isinstance(amount, int) or isinstance(amount, bool) or amount not in allowed:
-                raise IllegalAction(f"bid amount {amount!r} is not allowed now; {self.describe_bids(allowed)}")
+                raise IllegalAction(f"bid amount {shown(amount)} is not allowed now; {self.describe_bids(allowed)}")
             self.bid(amount)
         elif kind == "pass":
+            self.check_keys(action, kind)
             if self.opening:
                 raise IllegalAction("the start player must open the bidding with a bid from 0 to "
                                     f"{self.max_bid()}; it may not pass")
             self.pass_turn()
         else:
-            raise IllegalAction(f"action type {kind!r} is not allowed in the {self.phase} phase; "
-                                "send {\"type\": \"bid\", \"amount\": n} or {\"type\": \"pass\"}")
+            raise IllegalAction(f"action type {shown(kind)} is not allowed in the {self.phase} phase; "
+                                'send {"type": "bid", "amount": n} or {"type": "pass"}')
+
+    @staticmethod
+    def check_keys(action: dict, kind: str) -> None:
+        keys, form = ACTION_FORMS[kind]
+        refuse_unknown_keys(action, keys, form)
 
     def describe_bids(self, allowed: range) -> str:
         if not allowed:
@@ -563,13 +592,14 @@ class FiveTowersState(GameState):
         """Check a build's form, cards and teardown; placement is checked by ``build``."""
         cards = action.get("cards")
         if not isinstance(cards, list):
-            raise IllegalAction("a build needs \"cards\": a list of [colour, value] pairs in placement order")
+            raise IllegalAction('a build needs "cards": a list of [colour, value] pairs in placement order, '
+                                f"not {shown(cards)}")
         codes = []
         for card in cards:
-            if (not isinstance(card, (list, tuple)) or len(card) != 2 or not isinstance(card[0], str)
+            if (not isinstance(card, list) or len(card) != 2 or not isinstance(card[0], str)
                     or card[0] not in COLOUR_INDEX
                     or not isinstance(card[1], int) or isinstance(card[1], bool) or not 0 <= card[1] <= 15):
-                raise IllegalAction(f"{card!r} is not a card; a card is [colour, value] with colour one of "
+                raise IllegalAction(f"{shown(card)} is not a card; a card is [colour, value] with colour one of "
                                     f"{', '.join(COLOURS)} and value a JSON integer from 0 to 15")
             codes.append(card_code(COLOUR_INDEX[card[0]], card[1]))
         if len(codes) != self.take:
@@ -583,11 +613,11 @@ class FiveTowersState(GameState):
             market = ", ".join(f"[{COLOURS[c >> 4]}, {c & 15}]" for c in self.market)
             raise IllegalAction(f"{card_json(code)} is not in the market (or listed more often than it is "
                                 f"there); the market is {market}")
-        teardown = action.get("teardown")
+        teardown = action.get("teardown")  # a missing key means no teardown
         if teardown is None:
             return codes, None
         if not isinstance(teardown, str) or teardown not in COLOUR_INDEX:
-            raise IllegalAction(f"\"teardown\" must be null or one of {', '.join(COLOURS)}, not {teardown!r}")
+            raise IllegalAction(f'"teardown" must be null or one of {", ".join(COLOURS)}, not {shown(teardown)}')
         colour = COLOUR_INDEX[teardown]
         tower = self.towers[self.winner][colour]
         if not tower:
@@ -620,7 +650,7 @@ class FiveTowersState(GameState):
             "failed_bid": self.failed_bid if self.phase == REBID else None,
             "history": [dict(event) for event in self.history],
             "towers": [{COLOURS[c]: list(tower) for c, tower in enumerate(towers)} for towers in self.towers],
-            "torn_down": [len(pile) for pile in self.torn],
+            "torn_down": [len(pile) for pile in self.torn],  # [decision] Face-down discards: counts
             "discard_pile": [card_json(c) for c in self.discard],
             "draw_pile_size": len(self.draw),
             "deck_size": self.deck_size,

@@ -351,3 +351,52 @@ def test_an_effect_hand_above_four_draws_only_when_below_four_again():
     play_cards = [a for a in state.legal_actions() if a["type"] == "play"]
     state.apply(play_cards[0])
     assert len(state.hands[0]) == 4  # 5 - 2 = 3, refilled to 4
+
+
+# --- Decisions ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("corner", [2, 5, 9, 12])
+def test_each_of_the_four_corners_is_a_black_market_space(corner):
+    state = advanced(totals=[corner - 2, 0], offer=OTHER_CARDS[:3], bm_pile=[])
+    turn(state, CB, DD, "face_up")  # seat 0: daredevil +2 onto the corner
+    assert state.observation(0)["spies"][0]["position"] == corner
+    assert state.phase == "take" and state.current_seat() == 0
+
+
+def test_a_check_phase_card_taken_this_turn_already_applies_in_its_check_phase():
+    """[decision] Same turn: seat 1's spy stands on seat 0's home; seat 0 takes the Security
+    System on corner 2 and wins in the check phase of the same turn."""
+    state = land_on_two("security_system", totals=[0, 7])
+    take(state, "security_system")
+    assert state.is_over() and state.winner == 0 and "Security System" in state.end_reason
+
+
+def test_taking_is_a_decision_even_with_one_card_on_offer():
+    """[decision] Taking is a decision."""
+    state = land_on_two("watchtower", offer=["watchtower"], bm_pile=[])
+    assert state.phase == "take" and state.legal_actions() == [{"type": "take", "card": "watchtower"}]
+
+
+def test_a_modified_move_is_one_move_judged_where_it_ends():
+    """[decision] One move: from 1, an enforcer's printed +1 would end on corner 2, but with the
+    watchtower the move is +3 and ends on 4: no card."""
+    state = advanced(hands=[[CB, EN, SA, DD], [SE] * 4], totals=[1, 0], owned=[["watchtower"], []],
+                     offer=OTHER_CARDS[:3], bm_pile=[])
+    turn(state, CB, EN, "face_up")
+    assert state.totals[0] == 4 and state.phase == "play"
+
+
+def test_a_getaway_car_move_that_ends_on_a_home_goes_on_and_takes_no_card():
+    """[decision] One move: 5 -> 7 (a home) -> 10, never a corner."""
+    state = advanced(totals=[5, 5], owned=[["getaway_car"], []], offer=OTHER_CARDS[:3], bm_pile=[])
+    turn(state, CB, DD, "face_up")
+    assert state.observation(0)["spies"][0]["position"] == 10 and state.phase == "play"
+
+
+def test_an_instant_effect_with_options_must_pick_one_of_them():
+    """[decision] Instant effects: mind control has a target, so it cannot be skipped."""
+    state = land_on_two("mind_control", areas=[{}, {EN: 1}])
+    take(state, "mind_control")  # seat 1 holds the enforcer and the codebreaker it just took
+    assert state.legal_actions() == [{"type": "mind_control", "agent": CB}, {"type": "mind_control", "agent": EN}]
+    with pytest.raises(IllegalAction):
+        state.apply({"type": "pass"})

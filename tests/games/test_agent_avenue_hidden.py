@@ -118,3 +118,20 @@ def test_observations_are_plain_json(players, advanced):
         for seat in range(players):
             observation = state.observation(seat)
             assert json.loads(json.dumps(observation)) == observation
+
+
+def test_the_copy_kept_by_double_trouble_is_not_remembered_in_observations():
+    """[decision] Double trouble: the pair was revealed, but no observation records the kept
+    copy: the other seat's view is the same whatever that hand card is."""
+    from test_agent_avenue_support import arrange, take, turn
+    state = arrange(new_state(2, advanced=True), hands=[["codebreaker", "daredevil", "enforcer", "enforcer"],
+                                                       ["sentinel"] * 4],
+                    deck=["saboteur", "mole", "sidekick"] + ["sentinel"] * 8,
+                    offer=["double_trouble", "watchtower", "masterplan"], bm_pile=[])
+    turn(state, "codebreaker", "daredevil", "face_up")
+    take(state, "double_trouble")
+    state.apply({"type": "double_trouble", "agent": "enforcer"})
+    assert "enforcer" in state.hands[0]
+    changed = copy.deepcopy(state)
+    changed.hands[0][changed.hands[0].index("enforcer")] = "double_agent"
+    assert changed.observation(1) == state.observation(1)

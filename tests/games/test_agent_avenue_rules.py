@@ -7,7 +7,7 @@ import pytest
 from arena.games import OptionError, get_game
 from arena.games.base import IllegalAction
 from arena.games.agent_avenue.cards import AGENT_DECK, MOVES, movement
-from test_agent_avenue_support import FULL_DECK, agent_cards, arrange, choose, new_state, play, turn
+from test_agent_avenue_support import GAME, FULL_DECK, agent_cards, arrange, choose, new_state, play, turn
 
 DA, EN, CB, SA, DD, SE, SK, MO = ("double_agent", "enforcer", "codebreaker", "saboteur", "daredevil",
                                   "sentinel", "sidekick", "mole")
@@ -328,3 +328,28 @@ def test_no_action_is_accepted_after_the_end():
     assert state.current_seat() is None and state.legal_actions() == []
     with pytest.raises(IllegalAction, match="game is over"):
         play(state, SA, DD)
+
+
+# --- Decisions ----------------------------------------------------------------------------
+
+def test_a_catch_ends_the_game_at_once_so_the_lead_never_wraps():
+    """[decision] Catch ends the game: a lead of 7 is a catch, and nothing is played after it."""
+    state = arrange(new_state(), hands=[[CB, DA, SA, EN], [SE] * 4], totals=[1, 0], areas=[{DA: 1}, {}])
+    turn(state, CB, DA, "face_up")
+    assert state.is_over() and state.observation(1)["lead"] == -7 and state.legal_actions() == []
+
+
+def test_the_team_variant_is_three_or_four_players_with_no_option_of_its_own():
+    """[decision] Team variant option."""
+    assert [option.name for option in GAME.options] == ["advanced"]
+    assert new_state(2).teams() is None
+    assert new_state(3).teams() == [[0, 2], [1]] and new_state(4).teams() == [[0, 2], [1, 3]]
+
+
+def test_discarded_agents_leave_the_game_and_the_draw_pile_is_never_reshuffled():
+    """[decision] Discards: an empty draw pile stays empty although discards exist."""
+    state = arrange(new_state(), hands=[[CB, DA, SA, EN], [SE] * 4], deck=[MO])
+    state.apply({"type": "discard", "card": CB})
+    assert state.discarded[0] == [CB] and state.deck == []
+    turn(state, DA, SA, "face_up")
+    assert len(state.hands[0]) == 2 and state.deck == [] and state.discarded[0] == [CB]

@@ -169,3 +169,44 @@ def test_in_a_team_the_chooser_takes_for_the_other_side():
     state = four(advanced=True, offer=["watchtower", "masterplan", "outpost"], bm_pile=[])
     team_turn(state, DD, EN, "face_up")  # team 1 recruits a daredevil: 7 -> 9
     assert state.phase == "take" and state.current_seat() == 1
+
+
+def test_the_partner_may_discard_and_redraw_after_seeing_the_face_up_card():
+    """[decision] Team refill: each teammate discards before playing their own card."""
+    state = four()
+    up(state, EN)
+    assert {"type": "discard", "card": SA} in state.legal_actions()
+    state.apply({"type": "discard", "card": SA})
+    assert state.phase == "play_face_down" and state.discards_left[2] == 1
+
+
+def test_when_the_draw_pile_cannot_refill_both_teammates_the_opener_draws_first():
+    """[decision] Team refill: two cards left; the partner's discard takes one, the opener
+    gets the last one when both refill."""
+    state = four(deck=[MO, SK])
+    up(state, EN)
+    state.apply({"type": "discard", "card": SA})  # seat 2 draws the mole
+    down(state, CB)
+    assert state.deck == [] and state.hands[0][-1] == SK
+    assert [len(hand) for hand in state.hands] == [4, 4, 3, 4]
+
+
+def test_a_player_alone_takes_the_last_card_only_when_refilling():
+    """[decision] Last card: the rule is for teams of two; seat 1 alone starts its turn with 4
+    cards although one card is left, and draws it after playing."""
+    state = arrange(new_state(3), hands=[[EN, SA, CB, DD], [SE, EN, SA, MO], [SA, EN, CB, MO]],
+                    deck=[SK, DA, MO])
+    team_turn(state, EN, SA, "face_up")  # seats 0 and 2 refill with the sidekick and the double agent
+    assert state.current_seat() == 1 and state.phase == "play"
+    assert len(state.deck) == 1 and len(state.hands[1]) == 4
+    state.apply({"type": "play", "face_up": SE, "face_down": EN})
+    assert state.deck == [] and len(state.hands[1]) == 3 and MO in state.hands[1]
+
+
+def test_teammates_share_their_black_market_cards():
+    state = four(advanced=True, hands=[[CB, DD, SE, EN], [SE] * 4, [DD, SA, EN, MO], [SE] * 4],
+                 offer=["watchtower", "masterplan", "outpost"], bm_pile=[], deck=list(FILLER))
+    team_turn(state, CB, DD, "face_up")  # team 0 recruits a daredevil: 0 -> 2; seat 0 takes
+    take(state, "watchtower")
+    assert state.owned[0] == ["watchtower"]
+    assert state.observation(2)["black_market"]["owned"][0] == ["watchtower"]

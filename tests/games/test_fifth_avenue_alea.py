@@ -164,3 +164,102 @@ def test_alea_skyscrapers_count_for_the_building_stop_declarer():
 def test_alea_uses_its_own_supply_of_18():
     state = empty_board(players=2)
     assert state.own_supply[ALEA] == 18 and state.general[ALEA] == 0
+
+
+def test_alea_cards_reach_both_seats_when_the_auction_ends_right_after_alea_turns_them():
+    """Seat 0 bids 10; seat 1 (no cards) passes automatically; Alea turns 4, 4 (8, not
+    enough): the auction ends before any seat is asked again, so only ``finished_auctions``
+    can show Alea's cards, and it shows them to both seats."""
+    state = two_player([4, 4])
+    hand(state, 0, {"orange": [4, 6]})
+    start_round(state, 0, markers=["ts"])
+    bid(state, "orange", [4, 6])
+    assert state.decision() == "park_colour"  # the ts auction is over
+    for seat in (0, 1):
+        [last] = state.observation(seat)["finished_auctions"]
+        assert last["district"] == "ts" and last["alea_cards"] == [4, 4]
+        assert last["winner"] == 0 and last["high"] == 10
+
+
+def test_alea_cards_reach_both_seats_when_alea_wins_after_both_passed():
+    state = two_player([5, 4, 5])
+    start_round(state, 0, markers=["ts"])  # neither seat holds a card: both pass automatically
+    assert state.decision() == "park_colour"
+    for seat in (0, 1):
+        [last] = state.observation(seat)["finished_auctions"]
+        assert last["alea_cards"] == [5, 4, 5] and last["winner"] == "alea"
+        alea = last["bidders"][2]
+        assert (alea["bidder"], alea["passed"], alea["black"], alea["total"]) == ("alea", False, [4, 5, 5], 14)
+        assert (last["result"], last["skyscrapers"]) == ("built", 2)
+
+
+def test_in_random_games_every_auction_alea_turned_cards_in_reaches_both_seats():
+    """The reported bug: auctions ending right after Alea's draw never showed its cards.
+    Now each seat's requests show every finished auction (unless the game ends first)."""
+    import random
+    checked = 0
+    for seed in range(20):
+        state = GAME.new_game(2, seed)
+        rng = random.Random(seed)
+        seen = {0: set(), 1: set()}  # auction numbers each seat was shown when asked
+        asked_at = {0: 0, 1: 0}  # auctions finished when the seat was last asked
+        while not state.is_over():
+            seat = state.current_seat()
+            seen[seat] |= {record["number"] for record in state.observation(seat)["finished_auctions"]}
+            asked_at[seat] = len(state.auction_log)
+            legal = state.legal_actions()
+            kind = rng.choice(sorted({a["type"] for a in legal}))
+            state.apply(rng.choice([a for a in legal if a["type"] == kind]))
+        for record in state.auction_log:
+            if record["alea_cards"]:
+                for seat in (0, 1):
+                    if record["number"] <= asked_at[seat]:
+                        assert record["number"] in seen[seat]
+                        checked += 1
+    assert checked > 50
+
+
+def test_alea_turned_cards_go_under_the_black_stack_in_the_order_turned():
+    """[decision] Discard order: the first card turned lies lowest."""
+    state = two_player([5, 4, 6, 4])
+    below = list(state.black_stack[:-4])
+    start_round(state, 0, markers=["ts"])
+    assert state.black_stack[:4] == [5, 4, 6, 4] and state.black_stack[4:] == below
+
+
+def test_alea_with_a_short_black_stack_bids_the_cards_it_turned():
+    """[decision] Alea's short stack: the stack runs out before a value repeats."""
+    state = empty_board(players=2)
+    empty_hands(state)
+    state.black_stack = [6, 4]  # turned: 4, then 6, then nothing
+    start_round(state, 0, markers=["ts"])
+    [record] = state.observation(0)["finished_auctions"][:1]
+    assert record["alea_cards"] == [4, 6] and record["winner"] == "alea" and record["high"] == 10
+
+
+def test_alea_with_an_empty_black_stack_stays_out():
+    state = empty_board(players=2)
+    empty_hands(state)
+    state.black_stack = []
+    start_round(state, 0, markers=["ts"])
+    [record] = state.observation(0)["finished_auctions"][:1]
+    assert record["alea_cards"] == [] and record["winner"] is None
+    assert ALEA not in state.owner[TS]
+
+
+def test_alea_places_no_skyscrapers_at_set_up():
+    """[decision] Alea's set-up: only the two seats place, 0, 1, 1, 0."""
+    from test_fifth_avenue_support import after_setup
+    state = after_setup(players=2)
+    assert not any(ALEA in owners for owners in state.owner) and state.own_supply[ALEA] == 18
+
+
+def test_alea_never_declares_a_building_stop():
+    """[decision] Alea builds: on its own plot, also in a district without an empty plot."""
+    state = two_player([5, 5])
+    ring = B.RINGS["ts"]
+    put(state, "ts", ring[0], owner=ALEA, towers=1)
+    for colour in ring[1:]:
+        put(state, "ts", colour, businesses=["boutique"])
+    start_round(state, 0, markers=["ts"])  # neither seat holds a card: Alea wins with 10
+    assert not state.closed[TS] and state.towers[TS][0] == 3 and state.stops == 0

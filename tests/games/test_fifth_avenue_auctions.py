@@ -309,3 +309,106 @@ def test_a_card_value_sent_as_json_float_is_taken_as_that_card():
     state.apply({"type": "add", "colour": "black", "value": 5.0})
     assert state.auction.bids[0].total() == 9
     assert state.coloured[0][0] == [0, 0, 0] and state.black[0] == [0, 0, 0]
+
+
+def test_finished_auctions_is_empty_before_any_auction_has_ended():
+    assert after_setup().observation(0)["finished_auctions"] == []
+
+
+def test_a_finished_auction_shows_the_winning_bid_the_passes_and_what_was_built():
+    state = auction_board()
+    hand(state, 0, {"brown": [4]}, black=[5])
+    hand(state, 1, {"brown": [4]})  # cannot beat 9: passes automatically, never asked
+    start_round(state, 0, markers=["ts"])
+    bid(state, "brown", [4], [5])
+    [last] = state.observation(1)["finished_auctions"]
+    assert (last["number"], last["district"], last["winner"], last["high"]) == (1, "ts", 0, 9)
+    assert [(b["bidder"], b["passed"], b["total"]) for b in last["bidders"]] == [(0, False, 9), (1, True, 0), (2, True, 0)]
+    assert (last["bidders"][0]["colour"], last["bidders"][0]["coloured"], last["bidders"][0]["black"]) == ("brown", [4], [5])
+    assert (last["result"], last["plot"], last["skyscrapers"]) == ("built", "brown", 2)
+    assert last["alea_cards"] == []
+
+
+def test_a_finished_auction_without_bids_has_no_winner():
+    state = auction_board()
+    hand(state, 0, {"brown": [4]})
+    start_round(state, 0, markers=["ts"])
+    state.apply(PASS)
+    [last] = state.observation(0)["finished_auctions"]
+    assert (last["winner"], last["result"], last["plot"], last["skyscrapers"]) == (None, "nobody", None, 0)
+
+
+def test_a_finished_central_park_auction_counts_the_park_skyscrapers():
+    state = auction_board()
+    hand(state, 0, {"green": [5]})
+    start_round(state, 0)
+    state.apply({"type": "park_colour", "colour": "green"})
+    bid(state, "green", [5])
+    [last] = state.observation(2)["finished_auctions"]
+    assert (last["district"], last["park_colour"], last["winner"]) == ("central_park", "green", 0)
+    assert (last["result"], last["plot"], last["skyscrapers"]) == ("park", None, 2)
+
+
+def test_each_finished_auction_is_shown_to_a_seat_until_its_next_decision():
+    state = auction_board()
+    hand(state, 0, {"brown": [4]})
+    start_round(state, 0, markers=["ts"])
+    state.apply(PASS)  # seat 0's pass ends the ts auction; Central Park's begins
+    assert [a["district"] for a in state.observation(0)["finished_auctions"]] == ["ts"]
+    state.apply({"type": "park_colour", "colour": "brown"})  # seat 0 decides: ts is not news any more
+    assert state.observation(0)["finished_auctions"] == []
+    state.apply(PASS)  # seat 0 passes, seats 1 and 2 (no cards) pass automatically
+    assert [a["number"] for a in state.observation(0)["finished_auctions"]] == [2]
+    assert [a["number"] for a in state.observation(1)["finished_auctions"]] == [1, 2]  # not asked since
+
+
+def test_a_last_bidder_who_has_not_bid_yet_still_decides():
+    """[decision] Last bidder decides: seats 0 and 1 pass; seat 2 has not bid and is asked
+    (it does not win with an empty bid)."""
+    state = auction_board()
+    hand(state, 0, {"brown": [4]})
+    hand(state, 1, {"brown": [4]})
+    hand(state, 2, {"brown": [5]})
+    start_round(state, 0, markers=["ts"])
+    state.apply(PASS)
+    state.apply(PASS)
+    assert state.current_seat() == 2 and state.decision() == "bid"
+    state.apply(PASS)
+    assert state.towers[B.DISTRICT_INDEX["ts"]] == [0] * 5
+
+
+def test_discarded_bid_cards_go_under_the_stack_sixes_lowest_then_fives_then_fours():
+    """[decision] Discard order."""
+    state = auction_board()
+    hand(state, 0, {"green": [4, 5, 6]}, black=[4, 6, 5])
+    start_round(state, 0, markers=["ts"])
+    green_before, black_before = list(state.stacks[1]), list(state.black_stack)
+    bid(state, "green", [5, 4, 6], [5, 4, 6])
+    assert state.stacks[1] == [6, 5, 4] + green_before  # the bottom of a stack is its start
+    assert state.black_stack == [6, 5, 4] + black_before
+
+
+def test_a_winner_with_an_empty_own_supply_builds_nothing_but_spends_the_cards():
+    """[decision] Short own supply."""
+    state = auction_board()
+    state.own_supply[0] = 0
+    hand(state, 0, {"brown": [4]})
+    start_round(state, 0, markers=["ts"])
+    bid(state, "brown", [4])
+    assert state.towers[B.DISTRICT_INDEX["ts"]] == [0] * 5 and state.coloured[0][3] == [0, 0, 0]
+    assert state.stacks[3][0] == 4
+
+
+def test_the_central_park_opener_may_pass_after_choosing_the_colour():
+    """[decision] Park colour: choosing the colour is its own decision; then the opener bids
+    like anybody, and may pass."""
+    state = auction_board()
+    hand(state, 0, {"green": [4]})
+    hand(state, 1, {"green": [5]})
+    start_round(state, 0)
+    state.apply({"type": "park_colour", "colour": "green"})
+    assert state.current_seat() == 0 and {"type": "pass"} in state.legal_actions()
+    state.apply(PASS)
+    assert state.current_seat() == 1
+    bid(state, "green", [5])
+    assert state.park == [0, 2, 0]

@@ -147,3 +147,23 @@ def test_build_choice_is_shown_to_the_chooser():
     start_round(state, 1, markers=["ts"])
     bid(state, "orange", [5])
     assert state.observation(1)["build_choice"] == {"district": "ts", "plot": "orange", "skyscrapers": 2}
+
+
+def test_a_finished_auction_records_a_forced_building_stop():
+    state = full_times_square()
+    hand(state, 0, {"brown": [4]})
+    start_round(state, 0, markers=["ts"])
+    bid(state, "brown", [4])
+    [last] = state.observation(1)["finished_auctions"]
+    assert (last["winner"], last["result"], last["plot"]) == (0, "building_stop", "brown")
+
+
+def test_a_finished_auction_records_the_build_or_stop_choice_once_made():
+    state = full_times_square()
+    hand(state, 1, {"orange": [5]})
+    start_round(state, 1, markers=["ts"])
+    bid(state, "orange", [5])
+    assert state.observation(0)["finished_auctions"][-1]["result"] == "build_or_stop"
+    state.apply({"type": "build"})
+    last = state.observation(0)["finished_auctions"][-1]
+    assert (last["result"], last["plot"], last["skyscrapers"]) == ("built", "orange", 2)

@@ -1,6 +1,7 @@
 """Fifth Avenue hidden information: a seat's observation does not change when only information
 hidden from that seat changes (others' black cards, the black stack order, the removed
-businesses, the colour stacks below their top cards)."""
+businesses, the colour stacks below their top cards). The public records of finished
+auctions (``finished_auctions``, with Alea's turned cards) are part of the checked observations."""
 
 from __future__ import annotations
 
@@ -55,17 +56,21 @@ HIDDEN_CHANGES = [other_black_reshuffled, black_stack_reordered, removed_busines
 def test_observation_ignores_hidden_changes_throughout_a_game(change, players):
     rng = random.Random(players)
     state = GAME.new_game(players, players)
-    checked = 0
+    checked = with_finished = with_alea_cards = 0
     while not state.is_over():
         if rng.random() < 0.2:
             for seat in range(players):
                 assert change(state, seat, rng).observation(seat) == state.observation(seat)
                 checked += 1
+            finished = [record for seat in range(players) for record in state.observation(seat)["finished_auctions"]]
+            with_finished += bool(finished)
+            with_alea_cards += any(record["alea_cards"] for record in finished)
         legal = state.legal_actions()
         kinds = sorted({a["type"] for a in legal})
         kind = rng.choice(kinds)
         state.apply(rng.choice([a for a in legal if a["type"] == kind]))
-    assert checked > 0
+    # The checks covered finished auctions, with Alea's turned cards in 2-player games.
+    assert checked > 0 and with_finished > 0 and (players > 2 or with_alea_cards > 0)
 
 
 def test_own_black_cards_are_visible_to_the_owner_only():
@@ -101,3 +106,19 @@ def test_observation_is_plain_json():
     observation = state.observation(0)
     assert json.loads(json.dumps(observation)) == observation
     assert "removed" not in json.dumps(observation)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_finished_auctions_are_public_records_the_same_for_every_seat(players):
+    """What a seat is shown of a finished auction is the public record, whoever the seat is."""
+    rng = random.Random(10 + players)
+    state = GAME.new_game(players, 10 + players)
+    while not state.is_over():
+        log = state.snapshot()["auction_log"]
+        for seat in range(players):
+            shown = state.observation(seat)["finished_auctions"]
+            assert shown == log[len(log) - len(shown):]
+        legal = state.legal_actions()
+        kind = rng.choice(sorted({a["type"] for a in legal}))
+        state.apply(rng.choice([a for a in legal if a["type"] == kind]))
+    assert log

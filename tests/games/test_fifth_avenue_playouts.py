@@ -13,7 +13,7 @@ import pytest
 from arena.games.base import random_playout
 from test_fifth_avenue_support import GAME
 
-# The scoring tables and rings, copied from the rules file (independent of the engine).
+# The scoring tables and rings, copied from the rules (docs/games/fifth-avenue.md), independent of the engine.
 RINGS = {
     "34w": ["orange", "green", "gray", "brown", "violet"],
     "34e": ["orange", "gray", "violet", "green", "brown"],

@@ -259,3 +259,48 @@ def test_an_action_of_the_wrong_kind_names_the_allowed_kinds():
     state = after_setup()
     with pytest.raises(IllegalAction, match="allowed action types"):
         state.apply({"type": "pass"})
+
+
+def test_with_no_non_empty_colour_stack_nothing_is_taken():
+    """[decision] Fewer than two stacks: with none left, the step simply passes."""
+    state = after_setup()
+    for colour in range(5):
+        state.stacks[colour] = []
+    state.apply({"type": "take_skyscrapers"})
+    assert state.decision() == "move" and total_cards(state, 0)[0] == 5
+
+
+def test_the_starting_businesses_do_not_count_for_the_spread_bonus():
+    """[decision] Spread count: after set-up 7 businesses lie on the board, yet the 3rd
+    business placed in the game (not the 10th on the board) gives the first bonus."""
+    state = after_setup(players=2)
+    assert sum(len(p) for d in state.businesses for p in d) == 7 and state.businesses_placed == 0
+    for d in ("34w", "ts", "52e"):
+        put(state, d, B.RINGS[d][4], owner=1, towers=1)
+    state.businesses_placed = 2
+    at_turn(state, 0)
+    place = next(a for a in state.legal_actions() if a["type"] == "place_business")
+    state.apply(place)
+    assert state.businesses_placed == 3 and state.scores_[1] == 4
+
+
+def test_option_d_black_cards_go_clockwise_from_the_scorer_while_the_stack_lasts():
+    """[decision] Option D order: with 3 black cards left, the scorer (seat 1) takes 2, then
+    seat 2 (clockwise) takes the last one; seat 0, also absent, gets nothing."""
+    state = empty_board(players=3)
+    empty_hands(state)
+    put(state, "ts", "gray", owner=1, towers=1)
+    commissioner(state, "white", "ts")
+    state.black_stack = [4, 5, 6]
+    at_turn(state, 1)
+    state.apply({"type": "score_district", "district": "ts"})
+    assert [sum(b) for b in state.black] == [0, 2, 1]
+
+
+def test_a_black_card_from_an_empty_black_stack_is_not_drawn():
+    """[decision] Empty black stack: option C draws nothing, and the turn goes on."""
+    state = after_setup()
+    state.black_stack = []
+    before = total_cards(state, 0)
+    state.apply({"type": "draw_black"})
+    assert total_cards(state, 0) == before and state.decision() == "move"

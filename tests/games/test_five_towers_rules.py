@@ -1,4 +1,4 @@
-"""Five Towers: one test per rule of shared/rules/five-towers.md, its examples and decisions."""
+"""Five Towers: one test per rule of docs/games/five-towers.md, its examples and decisions."""
 
 from __future__ import annotations
 
@@ -660,3 +660,20 @@ def test_a_bid_amount_sent_as_a_float_is_refused_with_a_reason_naming_integers()
     state = get_game("five-towers").new_game(2, 1)
     with pytest.raises(IllegalAction, match="JSON integer"):
         state.apply({"type": "bid", "amount": 2.0})
+
+
+def test_a_failing_order_is_a_rollback_even_if_another_order_would_work():
+    """[decision] Order as given: 4 then 6 fails on an empty tree tower; 6 then 4 would fit."""
+    state = round_won_by_seat_0(2, market=[("tree", 6), ("tree", 4), ("scary", 3), ("sand", 15), ("scrap", 9)])
+    assert build(("tree", 6), ("tree", 4)) in state.legal_actions()
+    play(state, build(("tree", 4), ("tree", 6)))
+    assert state.phase == REBID and tower(state, 0, "tree") == []
+
+
+def test_observation_shows_the_shared_discard_pile_the_draw_pile_size_and_the_pass():
+    state = round_won_by_seat_0(1)
+    play(state, build(("sand", 15)))
+    observation = state.observation(1)
+    assert observation["discard_pile"] == [list(card) for card in MARKET if card[0] != "sand"]
+    assert observation["draw_pile_size"] == len(state.draw) and observation["pass"] == 1
+    assert observation["market"] == [[COLOURS[c >> 4], c & 15] for c in state.market]

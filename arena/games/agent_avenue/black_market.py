@@ -15,7 +15,7 @@ fully resolved. The rules it implements:
 
 from __future__ import annotations
 
-from arena.games.base import IllegalAction
+from arena.games.base import IllegalAction, shown
 from arena.games.agent_avenue.cards import (
     CODEBREAKER, CORNERS, DISTRACTION_DEVICE, DOUBLE_AGENT, DOUBLE_TROUBLE, ENFORCER,
     GETAWAY_CAR, GETAWAY_STEPS, HOMES, MIND_CONTROL, ONGOING, OUTPOST, SABOTEUR, SECRET_RECRUIT,
@@ -64,7 +64,7 @@ class BlackMarketRules:
     def take_black_market_card(self, action: dict) -> None:
         card = action.get("card")
         if card not in self.bm_offer:
-            raise IllegalAction(f"take needs one of the offered Black Market cards {self.bm_offer}, not {card!r}")
+            raise IllegalAction(f"take needs one of the offered Black Market cards {self.bm_offer}, not {shown(card)}")
         side = self.queue.pop(0)
         seat = self.to_move
         self.bm_offer.remove(card)
@@ -136,11 +136,11 @@ class BlackMarketRules:
         agent = action.get("agent")
         options = self.effect_options(card, side, seat)
         if agent not in options:
-            raise IllegalAction(f'{card} needs "agent": one of {options}, not {agent!r}')
+            raise IllegalAction(f'{card} needs "agent": one of {options}, not {shown(agent)}')
         recruit_again = action.get("recruit")
         if card == SPYCATION and not isinstance(recruit_again, bool):
             raise IllegalAction(f'spycation needs "recruit": true or false (recruit {agent} again at once '
-                                f'or keep it in hand), not {recruit_again!r}')
+                                f'or keep it in hand), not {shown(recruit_again)}')
         self.pending = None
         hand = self.hands[seat]
         # [decision] Double trouble: the kept copy is not remembered in later observations.

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import random
 
-from arena.games.base import GameState, IllegalAction
+from arena.games.base import GameState, IllegalAction, refuse_unknown_keys, shown
 from arena.games.agent_avenue.black_market import EFFECT_PHASES, TAKE, BlackMarketRules
 from arena.games.agent_avenue.cards import (
     AGENT_DECK, AGENTS, BLACK_MARKET, CATCH_DISTANCE, CODEBREAKER, DAREDEVIL,
     DISCARDS_PER_PLAYER, DISCARDS_PER_TEAMMATE, HAND_SIZE, HOMES, LEADER_OF_THE_PACK,
     LOSING_DAREDEVILS, MASTERPLAN, MOVES, MASTERPLAN_NAMES, OFFER_SIZE, SECURITY_SYSTEM, STREET,
-    WINNING_CODEBREAKERS,
+    WINNING_CODEBREAKERS, DOUBLE_TROUBLE, MIND_CONTROL, SECRET_RECRUIT, SPYCATION,
 )
 from arena.games.agent_avenue.observation import observe, snapshot
 
@@ -31,6 +31,33 @@ OVER = "over"
 
 FACE_UP = "face_up"
 FACE_DOWN = "face_down"
+
+# The action types each phase accepts (an effect phase accepts the action named like it).
+ALLOWED = {
+    PLAY: ("discard", "play"),
+    PLAY_FACE_UP: ("discard", "play_face_up"),
+    PLAY_FACE_DOWN: ("discard", "play_face_down"),
+    CHOOSE: ("choose",),
+    TAKE: ("take",),
+}
+
+# Every action's keys and shape. Bots are untrusted: an action with another key is refused
+# with a reason (a misspelt key must not be ignored), and so is a value of the wrong type.
+ACTION_FORMS = {
+    "discard": (("type", "card"), '{"type": "discard", "card": agent}'),
+    "play": (("type", "face_up", "face_down"), '{"type": "play", "face_up": agent, "face_down": agent}'),
+    "play_face_up": (("type", "card"), '{"type": "play_face_up", "card": agent}'),
+    "play_face_down": (("type", "card"), '{"type": "play_face_down", "card": agent}'),
+    "choose": (("type", "take"), '{"type": "choose", "take": "face_up" or "face_down"}'),
+    "take": (("type", "card"), '{"type": "take", "card": black market card}'),
+    SECRET_RECRUIT: (("type", "agent"), '{"type": "secret_recruit", "agent": agent}'),
+    DOUBLE_TROUBLE: (("type", "agent"), '{"type": "double_trouble", "agent": agent}'),
+    MIND_CONTROL: (("type", "agent"), '{"type": "mind_control", "agent": agent}'),
+    SPYCATION: (("type", "agent", "recruit"), '{"type": "spycation", "agent": agent, "recruit": true or false}'),
+}
+
+# Movement indexed by copies in play (1, 2, 3 = "3 or more"); index 0 unused.
+MOVE_TABLE = {name: (0,) + values for name, values in MOVES.items()}
 
 
 def team_seats(players: int) -> list[list[int]]:
@@ -156,12 +183,13 @@ class AgentAvenueState(BlackMarketRules, GameState):
         if phase == OVER:
             raise IllegalAction("the game is over; no more actions are accepted")
         if not isinstance(action, dict):
-            raise IllegalAction(f'an action must be a JSON object with a "type" key, not {action!r}')
+            raise IllegalAction(f'an action must be a JSON object with a "type" key, not {shown(action)}')
         kind = action.get("type")
         allowed = ALLOWED[phase] if phase in ALLOWED else (phase,)
         if kind not in allowed:
             wanted = " or ".join(f'"{name}"' for name in allowed)
-            raise IllegalAction(f'in phase "{phase}" the action type must be {wanted}, not {kind!r}')
+            raise IllegalAction(f'in phase "{phase}" the action type must be {wanted}, not {shown(kind)}')
+        refuse_unknown_keys(action, *ACTION_FORMS[kind])
         if kind == "discard":
             self.discard_and_redraw(action)
         elif kind == "play":
@@ -210,7 +238,7 @@ class AgentAvenueState(BlackMarketRules, GameState):
         if not self.deck:
             raise IllegalAction("the draw pile is empty, so you cannot discard and redraw; play your cards")
         if card not in hand:
-            raise IllegalAction(f"discard needs a card from your hand {sorted(hand)}, not {card!r}")
+            raise IllegalAction(f"discard needs a card from your hand {sorted(hand)}, not {shown(card)}")
         hand.remove(card)
         # [decision] Discards: they leave the game face down; the draw pile is never reshuffled.
         self.discarded[seat].append(card)
@@ -225,7 +253,7 @@ class AgentAvenueState(BlackMarketRules, GameState):
         down = action.get("face_down")
         if up not in hand or down not in hand:
             raise IllegalAction(f"face_up and face_down must be agent names from your hand {sorted(hand)}, "
-                                f"not {up!r} and {down!r}")
+                                f"not {shown(up)} and {shown(down)}")
         if up == down:
             if hand.count(up) < 2:
                 raise IllegalAction(f"you hold only one {up}; play two different cards")
@@ -245,7 +273,7 @@ class AgentAvenueState(BlackMarketRules, GameState):
         hand = self.hands[seat]
         card = action.get("card")
         if card not in hand:
-            raise IllegalAction(f"play_face_up needs a card from your hand {sorted(hand)}, not {card!r}")
+            raise IllegalAction(f"play_face_up needs a card from your hand {sorted(hand)}, not {shown(card)}")
         hand.remove(card)
         self.face_up = card
         self.face_up_seat = seat
@@ -257,7 +285,7 @@ class AgentAvenueState(BlackMarketRules, GameState):
         hand = self.hands[seat]
         card = action.get("card")
         if card not in hand:
-            raise IllegalAction(f"play_face_down needs a card from your hand {sorted(hand)}, not {card!r}")
+            raise IllegalAction(f"play_face_down needs a card from your hand {sorted(hand)}, not {shown(card)}")
         if card == self.face_up and any(other != card for other in hand):
             raise IllegalAction(f"your face-down card must not be a {card} like the face-up card, unless "
                                 f"every card in your hand is one; your hand is {sorted(hand)}")
@@ -283,7 +311,7 @@ class AgentAvenueState(BlackMarketRules, GameState):
         """The chooser's side takes one played card, the active side the other; both spies move."""
         take = action.get("take")
         if take != FACE_UP and take != FACE_DOWN:
-            raise IllegalAction(f'choose needs "take": "face_up" or "face_down", not {take!r}')
+            raise IllegalAction(f'choose needs "take": "face_up" or "face_down", not {shown(take)}')
         active = self.active
         other = 1 - active
         up, down = self.face_up, self.face_down
@@ -421,14 +449,3 @@ class AgentAvenueState(BlackMarketRules, GameState):
         self.queue = []
         self.pending = None
 
-
-# Movement indexed by copies in play (1, 2, 3 = "3 or more"); index 0 unused.
-MOVE_TABLE = {name: (0,) + values for name, values in MOVES.items()}
-
-ALLOWED = {
-    PLAY: ("discard", "play"),
-    PLAY_FACE_UP: ("discard", "play_face_up"),
-    PLAY_FACE_DOWN: ("discard", "play_face_down"),
-    CHOOSE: ("choose",),
-    TAKE: ("take",),
-}

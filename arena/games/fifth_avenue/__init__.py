@@ -17,6 +17,8 @@ class FifthAvenue(Game):
     title = "Fifth Avenue"
     description = "Build skyscrapers next to businesses in Manhattan; auctions with building cards (2-4 players)"
     player_counts = (2, 3, 4)
+    # [decision] Six-plot players: the rules call the 6-plot board best with 4 players; it is
+    # allowed with 2, 3 and 4.
     options = (
         Option("board", "choice", "5-plot",
                "5-plot, or the 6-plot variant board (best with 4 players; allowed for 2-4)",

@@ -2,7 +2,8 @@
 
 The auction knows nothing of the board: the state tells it, per bidder, which colours that
 bidder's first card may have. Bids are cumulative: a raise adds cards one at a time
-([decision] so that the legal actions stay a short list), kept in front of the bidder, out of
+([decision] Card by card: so that the legal actions stay a short list), kept in front of the
+bidder, out of
 the hand, and is finished ("done") once the bidder's total exceeds the current highest total.
 A bid's first card is coloured; later cards are that colour or black. Counts are kept as
 ``[fours, fives, sixes]``.
@@ -34,8 +35,8 @@ def values_to_counts(values) -> list[int] | None:
 
 def alea_draw(stack: list[int]) -> list[int]:
     """Alea's bid cards: turned up from the top (the end of ``stack``) until a value repeats,
-    or until the stack is empty ([decision] then the cards turned are the bid; none: Alea is
-    out). The stack is not changed. With three values a repeat comes by the fourth card at the
+    or until the stack is empty ([decision] Alea's short stack: then the cards turned are the
+    bid; none: Alea is out). The stack is not changed. With three values a repeat comes by the fourth card at the
     latest, so the sum lies between 8 (4,4) and 21 (4,5,6,6)."""
     seen: list[int] = []
     for card in reversed(stack):
@@ -133,7 +134,8 @@ class Auction:
 
     def over(self) -> bool:
         """Ended: everybody passed, or the next bidder to act is the leader (all others passed).
-        [decision] A last bidder who has not bid yet still decides: nobody wins with no bid."""
+        [decision] Last bidder decides: a last bidder who has not bid yet still decides (bid or
+        pass); nobody wins with an empty bid."""
         if self.turn < 0:
             return True
         return self.leader is not None and self.bidders[self.turn] == self.leader

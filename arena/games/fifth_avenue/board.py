@@ -16,8 +16,9 @@ VALUES = (4, 5, 6)  # card values; counts are stored as [fours, fives, sixes]
 CITY_HALL = "city_hall"
 CENTRAL_PARK = "central_park"
 
-# Column by column from City Hall outwards: the order auctions are held in. [decision] Within a
-# column west to east. [decision: name] ``42e`` is 42nd Street East.
+# Column by column from City Hall outwards: the order auctions are held in.
+# [decision] Column order: within a column west to east.
+# [decision] District name: ``42e`` is 42nd Street East.
 DISTRICTS = ("34w", "34e", "42w", "ts", "42e", "52w", "52e")
 DISTRICT_INDEX = {name: i for i, name in enumerate(DISTRICTS)}
 COLUMNS = (("34w", "34e"), ("42w", "ts", "42e"), ("52w", "52e"))
@@ -35,8 +36,8 @@ ARROWS = {
     CENTRAL_PARK: (CITY_HALL,),
 }
 
-# Clockwise ring order of the five coloured plots in each district. [decision: the board art
-# is not available, so the rings were fixed by us.]
+# Clockwise ring order of the five coloured plots in each district. [decision] Ring order: the
+# board art is not available, so the rings were fixed by us.
 RINGS = {
     "34w": ("orange", "green", "gray", "brown", "violet"),
     "34e": ("orange", "gray", "violet", "green", "brown"),
@@ -46,8 +47,8 @@ RINGS = {
     "52w": ("violet", "orange", "green", "brown", "gray"),
     "52e": ("brown", "orange", "gray", "violet", "green"),
 }
-# [decision: geometry invented, the board art is not available] The 6-plot board's colourless
-# plot lies between the last and first ring plot.
+# [decision] Six-plot board: geometry invented (the board art is not available): the 6-plot
+# board's colourless plot lies between the last and first ring plot.
 PLAIN = "plain"
 PLAIN_PLOT = 5  # its index; coloured plots are 0..4 in ring order
 
@@ -61,7 +62,7 @@ SKYSCRAPERS_GENERAL = 12
 SKYSCRAPERS_OWN = 3
 ALEA_SKYSCRAPERS = 18
 START_BLACK = 4
-SET_SIZES = (3, 2, 3, 2, 3, 2, 3, 2)  # the supply row, left to right [decision: a 3-set first]
+SET_SIZES = (3, 2, 3, 2, 3, 2, 3, 2)  # the supply row, left to right ([decision] First set of three: a 3-set first)
 
 # Plot colour index per district and ring position; None for the plain plot.
 PLOT_COLOUR = {d: tuple(COLOURS.index(c) for c in RINGS[d]) for d in DISTRICTS}

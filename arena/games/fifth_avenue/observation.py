@@ -2,9 +2,10 @@
 
 Public: the board, commissioners and markers, the supply row, the tiles below Central Park,
 scores, supplies, the top card and size of every colour stack, the black stack's size, every
-player's coloured cards, every player's black card count, the current auction. Private: the
-seat's own black cards. Never shown: other players' black cards, the black stack order, the
-removed businesses, the order of cards below the top of a colour stack.
+player's coloured cards, every player's black card count, the current auction, and the
+auctions that ended since the seat's previous decision (with Alea's turned cards). Private:
+the seat's own black cards. Never shown: other players' black cards, the black stack order,
+the removed businesses, the order of cards below the top of a colour stack.
 """
 
 from __future__ import annotations
@@ -41,14 +42,12 @@ def board_view(state) -> list[dict]:
     return districts
 
 
-def auction_view(state, seat: int) -> dict | None:
-    auction = state.auction
-    if auction is None:
-        return None
+def bidders_view(state, auction) -> list[dict]:
+    """Every bidder of ``auction`` in bidding order, with the cards in front of it now."""
     bidders = []
     for who in auction.bidders:
         bid = auction.bids.get(who)
-        entry = {
+        bidders.append({
             "bidder": owner_name(state, who),
             "passed": auction.passed[who],
             "allowed_colours": [B.COLOURS[c] for c in auction.allowed.get(who, ())],
@@ -56,17 +55,47 @@ def auction_view(state, seat: int) -> dict | None:
             "coloured": [] if bid is None else counts_to_values(bid.coloured),
             "black": [] if bid is None else counts_to_values(bid.black),
             "total": 0 if bid is None else bid.total(),
-        }
-        bidders.append(entry)
+        })
+    return bidders
+
+
+def auction_place(auction) -> str:
+    return B.CENTRAL_PARK if auction.district is None else B.DISTRICTS[auction.district]
+
+
+def auction_view(state, seat: int) -> dict | None:
+    auction = state.auction
+    if auction is None:
+        return None
     return {
-        "district": B.CENTRAL_PARK if auction.district is None else B.DISTRICTS[auction.district],
+        "district": auction_place(auction),
         "park_colour": None if auction.park_colour is None else B.COLOURS[auction.park_colour],
         "had_empty_plot": auction.had_empty,
-        "bidders": bidders,
+        "bidders": bidders_view(state, auction),
         "to_act": owner_name(state, auction.to_act()) if auction.turn >= 0 else None,
         "high": auction.high,
         "leader": None if auction.leader is None else owner_name(state, auction.leader),
         "alea_cards": list(auction.alea_cards),
+    }
+
+
+def auction_summary(state, auction, number: int) -> dict:
+    """The public record of a finished auction (``number`` counts them from 1). The bidders
+    are as they were when it ended: a bidder that passed took its cards back and shows none;
+    the winner shows its winning bid (discarded face up). ``result`` is what the winner did,
+    completed by the build-or-stop choice if there is one."""
+    return {
+        "number": number,
+        "district": auction_place(auction),
+        "park_colour": None if auction.park_colour is None else B.COLOURS[auction.park_colour],
+        "had_empty_plot": auction.had_empty,
+        "bidders": bidders_view(state, auction),
+        "high": auction.high,
+        "winner": None if auction.leader is None else owner_name(state, auction.leader),
+        "alea_cards": list(auction.alea_cards),
+        "result": "nobody" if auction.leader is None else None,
+        "plot": None,
+        "skyscrapers": 0,
     }
 
 
@@ -97,6 +126,27 @@ def pending_view(state) -> list[str]:
     return names
 
 
+def copy_json(value):
+    """A deep copy of a JSON value (observations never share lists with the state)."""
+    if isinstance(value, dict):
+        return {key: copy_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [copy_json(item) for item in value]
+    return value
+
+
+def finished_auctions(state, seat: int) -> list[dict]:
+    """The auctions that ended since ``seat``'s previous decision, oldest first.
+
+    [decision] Alea's cards are public: also when the auction ends right after Alea turned
+    them, and so is the rest of an auction's outcome. An auction can end (and even
+    a second one after it) without any request in between: forced passes and Alea's draw
+    need no decision. So every seat is shown every finished auction once, in its first
+    request after the auction ended."""
+    start = state.decided_at[seat] if 0 <= seat < state.players else len(state.auction_log)
+    return copy_json(state.auction_log[start:])
+
+
 def observe(state, seat: int) -> dict:
     observation = {
         "game": "fifth-avenue",
@@ -125,6 +175,7 @@ def observe(state, seat: int) -> dict:
             B.BLACK: {"size": len(state.black_stack)},
         },
         "auction": auction_view(state, seat),
+        "finished_auctions": finished_auctions(state, seat),
         "over": state.over,
     }
     if not state.over and state.steps[0][0] == "stop_choice":
@@ -171,6 +222,8 @@ def snapshot(state) -> dict:
         "option": state.option,
         "steps": [list(step) for step in state.steps],
         "auction": auction_view(state, -1),
+        "auction_log": copy_json(state.auction_log),
+        "decided_at": list(state.decided_at),
         "over": state.over,
         "end_reason": state.end_reason,
         "revealed": state.revealed,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 # Points per skyscraper by the number of different business types on its two ring neighbours.
 DISTRICT_POINTS = (1, 2, 3, 5, 8)
-# Points per Central Park skyscraper by the number of different types revealed (0 can only
-# happen when no tile lies below the park [decision]).
+# Points per Central Park skyscraper by the number of different types revealed.
+# [decision] Empty park: 0, which only happens when no tile lies below the park.
 PARK_POINTS = (0, 2, 3, 5)
 PARK_REVEAL = 3
 # Business number (of the game) -> (districts needed, points).

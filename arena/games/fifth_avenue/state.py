@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import random
 
-from arena.games.base import GameState, IllegalAction, ranks_from_scores
+from arena.games.base import GameState, IllegalAction, ranks_from_scores, shown
 from arena.games.fifth_avenue import board as B
 from arena.games.fifth_avenue import scoring
 from arena.games.fifth_avenue.auction import Auction, Bid, alea_draw, values_to_counts
+from arena.games.fifth_avenue.observation import auction_summary, observe, snapshot
 
 COMMISSIONERS = ("white", "beige")
-# [decision] A safety stop: the game also ends after this many turns. Normal games take 10-60
-# turns; this only stops bots that never place a business from stalling a match forever.
+# [decision] Turn limit: a safety stop, the game also ends (scored normally) after this many
+# turns. Normal games take 10-60 turns; this only stops bots that never place a business
+# from stalling a match forever.
 MAX_TURNS = 400
 
 
@@ -64,6 +66,10 @@ class FifthAvenueState(GameState):
         self.option: str | None = None
         self.steps: list[tuple] = []
         self.auction: Auction | None = None
+        # The public record of every finished auction, and per seat how many had finished at
+        # its latest decision: each seat is shown the ones that ended since (see observation).
+        self.auction_log: list[dict] = []
+        self.decided_at = [0] * players
         self.over = False
         self.end_reason: str | None = None
         self.revealed: list[int] | None = None
@@ -96,7 +102,8 @@ class FifthAvenueState(GameState):
             for _ in range(B.START_BLACK):
                 self.black[seat][self.black_stack.pop() - 4] += 1
         # Snake order: seat 0, counter-clockwise to seat 1, seat 1 again, clockwise to seat 0.
-        # [decision] Seat 0 then takes the first turn; Alea places no set-up skyscrapers.
+        # [decision] Seat 0 starts: seat 0 then takes the first turn.
+        # [decision] Alea's set-up: Alea places no set-up skyscrapers.
         n = self.players
         order = [0] + list(range(n - 1, 0, -1)) + list(range(1, n)) + [0]
         self.steps = [("place_start", seat) for seat in order] + [("option", 0)]
@@ -153,11 +160,9 @@ class FifthAvenueState(GameState):
                 "move": "move", "stop_choice": "build_or_stop"}[kind]
 
     def observation(self, seat: int) -> dict:
-        from arena.games.fifth_avenue.observation import observe
         return observe(self, seat)
 
     def snapshot(self) -> dict:
-        from arena.games.fifth_avenue.observation import snapshot
         return snapshot(self)
 
     # ------------------------------------------------------------------ legal actions
@@ -197,8 +202,11 @@ class FifthAvenueState(GameState):
         return actions
 
     def start_plots(self, seat: int) -> list[tuple[int, int]]:
-        """Empty coloured plots in districts where ``seat`` owns no plot yet ([decision] never a
-        plot holding a business, never the 6-plot board's plain plot)."""
+        """Empty coloured plots in districts where ``seat`` owns no plot yet.
+
+        [decision] Starting plots: never a plot holding a business.
+        [decision] Plain plot: never the 6-plot board's plain plot (it takes businesses only,
+        is never a bid colour and never counts as an empty plot)."""
         result = []
         for d in range(len(B.DISTRICTS)):
             owner = self.owner[d]
@@ -232,8 +240,9 @@ class FifthAvenueState(GameState):
         return None
 
     def business_plots(self) -> list[tuple[int, int]]:
-        """Plots of open districts that are empty or hold exactly one business ([decision] a
-        stopped district receives no more businesses)."""
+        """Plots of open districts that are empty or hold exactly one business.
+
+        [decision] Stopped district: it receives no more businesses (nor option D or auctions)."""
         result = []
         for d in range(len(B.DISTRICTS)):
             if self.closed[d]:
@@ -246,7 +255,7 @@ class FifthAvenueState(GameState):
 
     def scorable_districts(self) -> list[int]:
         """Open districts holding a commissioner (City Hall and Central Park never count;
-        [decision] nor a stopped district)."""
+        nor a stopped district, see Stopped district)."""
         result = []
         for position in self.commissioners:
             d = B.DISTRICT_INDEX.get(position)
@@ -256,7 +265,8 @@ class FifthAvenueState(GameState):
 
     def card_pairs(self) -> list[tuple[int, ...]]:
         """The colour pairs that may be taken: two different non-empty stacks; with fewer than
-        two non-empty stacks, whatever exists [decision]."""
+        two non-empty stacks, whatever exists ([decision] Fewer than two stacks: one card or
+        none, without a decision)."""
         available = [c for c in range(len(B.COLOURS)) if self.stacks[c]]
         if len(available) < 2:
             return [tuple(available)]
@@ -273,19 +283,38 @@ class FifthAvenueState(GameState):
             raise IllegalAction("the game is over; no more actions are accepted")
         if not isinstance(action, dict) or "type" not in action:
             raise IllegalAction('an action must be a JSON object with a "type", e.g. {"type": "pass"}')
+        seat = self.current_seat()
+        finished = len(self.auction_log)
         kind = self.steps[0][0]
         if kind == "auction" and self.decision() == "bid":
             self.apply_bid(action)
         else:
             legal = self.legal_actions()
             if kind == "cards" and action.get("type") == "take_cards" and isinstance(action.get("colours"), list):
-                action = {"type": "take_cards", "colours": sorted(action["colours"], key=_colour_order)}
+                # Either order of the two colours is accepted (the list has one); any other key
+                # stays, so that the action is refused like every other malformed one.
+                action = {**action, "colours": sorted(action["colours"], key=_colour_order)}
             if action not in legal:
                 raise IllegalAction(self.explain_illegal(action))
             action = legal[legal.index(action)]  # the listed form (a JSON 4.0 equals 4)
             getattr(self, "do_" + action["type"])(action)
+        self.decided_at[seat] = finished  # auctions ending from here on are news to this seat
         self._legal = None
         self._advance()
+
+    def explain_keys(self, action: dict) -> str | None:
+        """Why an action of a listed type has the wrong keys, or None if its keys are right."""
+        kind = action.get("type")
+        same = [a for a in self.legal_actions() if a["type"] == kind]
+        if not same:
+            return None
+        keys = list(same[0])
+        extra = [key for key in action if key not in keys]
+        missing = [key for key in keys if key not in action]
+        if not extra and not missing:
+            return None
+        wrong = f"unexpected key {shown(extra[0])}" if extra else f"missing key {shown(missing[0])}"
+        return f"{wrong} in a {shown(kind)} action; its keys are {', '.join(map(shown, keys))}, e.g. {shown(same[0], 200)}"
 
     def explain_illegal(self, action: dict) -> str:
         """A reason a bot author can act on: what was wrong, and what is allowed."""
@@ -294,14 +323,17 @@ class FifthAvenueState(GameState):
         kind = action.get("type")
         types = sorted({a["type"] for a in legal})
         if kind not in types:
-            return (f"{kind!r} is not an action for the decision {decision!r} now; allowed action types: "
+            return (f"{shown(kind)} is not an action for the decision {decision!r} now; allowed action types: "
                     f"{', '.join(types)}")
+        keys = self.explain_keys(action)
+        if keys:
+            return keys
         if kind == "place_business":
             row = [B.BUSINESSES[b] for b in self.current_set() or []]
             if action.get("business") not in row:
                 return f"the business must come from the leftmost non-empty set, which holds {row}"
             return ("a business goes on a plot of an open district that holds no skyscraper and at most "
-                    f"one business; {action.get('district')!r}/{action.get('plot')!r} is not such a plot")
+                    f"one business; {shown(action.get('district'))}/{shown(action.get('plot'))} is not such a plot")
         if kind == "move":
             targets = [f"{a['commissioner']}->{a['to']}" for a in legal]
             return f"a commissioner moves one step along an arrow; possible moves: {', '.join(targets)}"
@@ -312,7 +344,7 @@ class FifthAvenueState(GameState):
                     "plot yet; pick one of the listed legal actions")
         if kind == "take_cards":
             return f"take the top cards of two different non-empty colour stacks; possible: {[a['colours'] for a in legal]}"
-        return f"{action!r} is not legal now; pick one of the listed legal actions for the decision {decision!r}"
+        return f"{shown(action)} is not legal now; pick one of the listed legal actions for the decision {decision!r}"
 
     def do_place_skyscraper(self, action: dict) -> None:
         seat = self.steps.pop(0)[1]
@@ -356,8 +388,8 @@ class FifthAvenueState(GameState):
         self.score_district(d)
         self.draw_black(seat, 2)
         # Every player with no skyscraper there takes 1, the scorer too (the official example:
-        # a scorer absent from the district takes 3). [decision] Drawn in clockwise order from
-        # the scorer.
+        # a scorer absent from the district takes 3). [decision] Option D order: drawn in
+        # clockwise order from the scorer.
         for step in range(self.players):
             other = (seat + step) % self.players
             if other not in self.owner[d]:
@@ -380,18 +412,19 @@ class FifthAvenueState(GameState):
         self.move_commissioner(seat, c, action["to"])
 
     def do_park_colour(self, action: dict) -> None:
-        # [decision] The opener's colour is a decision of its own before the bidding; the opener
-        # may then pass like anybody.
+        # [decision] Park colour: the opener's colour is a decision of its own before the
+        # bidding; the opener may then pass like anybody.
         self.auction.park_colour = B.COLOUR_INDEX[action["colour"]]
         for bidder in self.auction.bidders:
             self.auction.allowed[bidder] = (self.auction.park_colour,)
 
     def do_build(self, action: dict) -> None:
         _, winner, d, p, count = self.steps.pop(0)
-        self.build(winner, d, p, count)
+        self.record_result("built", p, self.build(winner, d, p, count))
 
     def do_building_stop(self, action: dict) -> None:
-        _, winner, d, _, _ = self.steps.pop(0)
+        _, winner, d, p, _ = self.steps.pop(0)
+        self.record_result("building_stop", p)
         self.building_stop(d, winner)
 
     def apply_bid(self, action: dict) -> None:
@@ -415,23 +448,26 @@ class FifthAvenueState(GameState):
         who = auction.to_act()
         kind = action.get("type")
         bid = auction.bids.get(who)
+        keys = self.explain_keys(action)
+        if keys:
+            return keys
         if kind == "done":
             total = 0 if bid is None else bid.total()
             return (f"you cannot finish your raise: your total {total} does not exceed the highest bid "
                     f"{auction.high}; add cards or pass")
         if kind != "add":
             return ('in an auction the actions are {"type": "add", "colour": ..., "value": ...}, '
-                    f'{{"type": "done"}} and {{"type": "pass"}}, not {kind!r}')
+                    f'{{"type": "done"}} and {{"type": "pass"}}, not {shown(kind)}')
         colour, value = action.get("colour"), action.get("value")
         if bid is None:
             allowed = [B.COLOURS[c] for c in auction.allowed.get(who, ())]
             if colour not in allowed:
                 return (f"your first card in this auction must be coloured, of one of: "
-                        f"{', '.join(allowed) or 'none'}; not {colour!r}")
+                        f"{', '.join(allowed) or 'none'}; not {shown(colour)}")
         elif colour not in (B.BLACK, B.COLOURS[bid.colour]):
             return (f"your bid in this auction is {B.COLOURS[bid.colour]}: add {B.COLOURS[bid.colour]} "
-                    f"or black cards only, not {colour!r}")
-        return f"you hold no {colour!r} card of value {value!r}; pick one of the listed legal actions"
+                    f"or black cards only, not {shown(colour)}")
+        return f"you hold no {shown(colour)} card of value {shown(value)}; pick one of the listed legal actions"
 
     # ------------------------------------------------------------------ rule steps
 
@@ -464,8 +500,8 @@ class FifthAvenueState(GameState):
                 if who == self.alea:
                     self.alea_acts()
                 elif not auction.can_raise(who, self.coloured[who], self.black[who]):
-                    # [decision] Only a pass is possible (no raise can exceed the highest
-                    # bid): it is made for the seat.
+                    # [decision] Automatic pass: only a pass is possible (no raise can exceed
+                    # the highest bid), so it is made for the seat.
                     self.withdraw(who)
                 else:
                     return
@@ -484,7 +520,8 @@ class FifthAvenueState(GameState):
                 raise AssertionError(kind)
 
     def draw_black(self, seat: int, count: int) -> None:
-        """Take cards from the top of the black stack; an empty stack gives nothing [decision]."""
+        """Take cards from the top of the black stack ([decision] Empty black stack: an empty
+        stack gives nothing; the turn goes on)."""
         for _ in range(count):
             if not self.black_stack:
                 return
@@ -495,7 +532,9 @@ class FifthAvenueState(GameState):
             self.coloured[seat][colour][self.stacks[colour].pop() - 4] += 1
 
     def spread_bonus(self) -> None:
-        """After the 3rd, 6th and 9th business: points for skyscrapers in 3 / 4 / 5 districts."""
+        """After the 3rd, 6th and 9th business: points for skyscrapers in 3 / 4 / 5 districts.
+        [decision] Spread count: only businesses placed in the game count, not the 7 starting
+        ones."""
         bonus = scoring.SPREAD_BONUS.get(self.businesses_placed)
         if bonus is None:
             return
@@ -511,7 +550,7 @@ class FifthAvenueState(GameState):
 
     def score_district(self, d: int) -> None:
         points = self.district_points(d)
-        for seat in range(self.players):  # [decision] Alea scores nothing
+        for seat in range(self.players):  # [decision] Alea scores nothing: seats only
             self.scores_[seat] += points[seat]
 
     def move_commissioner(self, seat: int, c: int, target: str) -> None:
@@ -527,6 +566,7 @@ class FifthAvenueState(GameState):
 
     def start_auction_round(self, c: int, mover: int) -> None:
         """One auction per district with a marker of colour ``c`` (column order), then Central Park."""
+        # A stopped district holds no auction (see Stopped district; its markers are gone too).
         queue = [("auction", d, mover) for d in range(len(B.DISTRICTS))
                  if d in self.markers[c] and not self.closed[d]]
         queue.append(("auction", None, mover))
@@ -546,7 +586,7 @@ class FifthAvenueState(GameState):
         else:
             allowed, had_empty = self.first_card_colours(d)
             auction = Auction(d, bidders, allowed, had_empty)
-            # [decision] Alea skips auctions where it has no plot and no empty plot exists.
+            # [decision] Alea skips: auctions where it has no plot and no empty plot exists.
             if self.alea is not None and self.alea not in self.owner[d] and not had_empty:
                 auction.passed[self.alea] = True
         self.auction = auction
@@ -554,8 +594,8 @@ class FifthAvenueState(GameState):
     def first_card_colours(self, d: int) -> tuple[dict[int, tuple[int, ...]], bool]:
         """Per owner index, the colours its first card may have in district ``d``: its own plot's
         colour; else an empty plot's; else (no empty plot) a plot with businesses. Plus whether
-        the district has an empty (coloured) plot ([decision] the 6-plot board's plain plot never
-        counts as empty and is never a bid colour)."""
+        the district has an empty (coloured) plot (the 6-plot board's plain plot never counts as
+        empty and is never a bid colour, see Plain plot)."""
         owner = self.owner[d]
         businesses = self.businesses[d]
         colours = B.PLOT_COLOUR[B.DISTRICTS[d]]
@@ -614,7 +654,7 @@ class FifthAvenueState(GameState):
         auction.alea_acted = True
         seen = alea_draw(self.black_stack)
         del self.black_stack[len(self.black_stack) - len(seen):]
-        self.black_stack[0:0] = seen  # [decision] in the order turned, the first lowest
+        self.black_stack[0:0] = seen  # in the order turned, the first lowest (see Discard order)
         auction.alea_cards = seen
         total = sum(seen)
         if not seen or total <= auction.high:
@@ -628,11 +668,14 @@ class FifthAvenueState(GameState):
         auction.next_turn()
 
     def close_auction(self) -> None:
-        """The winner discards the bid cards under their stacks ([decision] the 6s lowest, then
-        the 5s, then the 4s) and builds (or stops)."""
+        """The winner discards the bid cards under their stacks ([decision] Discard order: the 6s
+        lowest, then the 5s, then the 4s; Alea's turned cards in the order turned) and builds (or
+        stops). What happened stays public in
+        the auction log, which shows it to every seat."""
         auction = self.auction
         self.auction = None
         self.steps.pop(0)
+        self.auction_log.append(auction_summary(self, auction, len(self.auction_log) + 1))
         winner = auction.leader
         if winner is None:
             return
@@ -644,38 +687,52 @@ class FifthAvenueState(GameState):
                 self.black_stack[0:0] = [4 + i] * bid.black[i]
         d = auction.district
         if d is None:
-            if winner != self.alea:  # an Alea win in Central Park builds nothing [decision]
+            built = 0
+            if winner != self.alea:  # [decision] Alea in Central Park: a win builds nothing
                 built = min(count, self.own_supply[winner])
                 self.own_supply[winner] -= built
                 self.park[winner] += built
+            self.record_result("park", None, built)
             return
         if winner == self.alea:
             p = self.alea_plot(d)
-            self.build(winner, d, p, count)
+            self.record_result("built", p, self.build(winner, d, p, count))
             return
         p = B.colour_plot(d, bid.colour)
         if auction.had_empty:
-            self.build(winner, d, p, count)
+            self.record_result("built", p, self.build(winner, d, p, count))
         elif self.owner[d][p] == winner:
+            self.record_result("build_or_stop", p)  # completed by do_build / do_building_stop
             self.steps.insert(0, ("stop_choice", winner, d, p, count))
         else:
+            self.record_result("building_stop", p)
             self.building_stop(d, winner)
 
+    def record_result(self, result: str, plot: int | None, built: int = 0) -> None:
+        """What the last auction's winner did: the end of its public record."""
+        summary = self.auction_log[-1]
+        summary["result"] = result
+        summary["plot"] = None if plot is None else B.plot_name(B.DISTRICT_INDEX[summary["district"]], plot)
+        summary["skyscrapers"] = built
+
     def alea_plot(self, d: int) -> int:
-        """Alea builds on its own plot, else on a random empty plot (seeded RNG) [decision]."""
+        """[decision] Alea builds: on its own plot, else on a random empty plot (seeded RNG); it
+        never declares a building stop."""
         owner = self.owner[d]
         if self.alea in owner:
             return owner.index(self.alea)
         empty = [p for p in range(5) if owner[p] < 0 and not self.businesses[d][p]]
         return self.rng.choice(empty)
 
-    def build(self, who: int, d: int, plot: int, count: int) -> None:
-        """Build from the own supply (fewer if it is short [decision])."""
+    def build(self, who: int, d: int, plot: int, count: int) -> int:
+        """Build from the own supply; returns how many ([decision] Short own supply: fewer if it
+        is short, none if it is empty; the bid cards are spent all the same)."""
         built = min(count, self.own_supply[who])
         if built:
             self.own_supply[who] -= built
             self.owner[d][plot] = who
             self.towers[d][plot] += built
+        return built
 
     def building_stop(self, d: int, declarer: int) -> None:
         """Final scoring of the district; everything there leaves the game; it is closed."""
