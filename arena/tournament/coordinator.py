@@ -147,7 +147,7 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
             executor = executors.make(kind, workers, keep=16 if keep is None else keep, play=play,
                                       scheduler=scheduler or config.get("scheduler"))
         _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started)
-    except StoreError as error:
+    except (StoreError, executors.ExecutorError) as error:
         summary.problem = str(error)
     finally:
         stopped_by = stop.signal
