@@ -41,6 +41,7 @@ from __future__ import annotations
 import itertools
 import logging
 import os
+import pickle
 import select
 import sys
 import threading
@@ -225,7 +226,8 @@ class DaskExecutor:
         worker.jobs.pop(job.job_id, None)
         worker.jobs[job.job_id] = job
         try:
-            job.call = worker.agent.play(job.job_id, spec, bundles, self._game(spec["game"]), self.play)
+            message = pickle.dumps((job.job_id, spec, bundles, self._game(spec["game"])), protocol=pickle.HIGHEST_PROTOCOL)
+            job.call = worker.agent.play(message)
         except Exception:  # its agent is lost already: the match never left, it goes elsewhere
             job.call, job.seq = None, -1
             self._worker_left(worker.address, self._early)
@@ -318,6 +320,7 @@ class DaskExecutor:
             else:  # the agent could not play it (a task that cannot be unpickled there, say)
                 outcomes.append(self._finish(job, error=f"{type(error).__name__}: {_one_line(error)}"))
             return
+        value = pickle.loads(value)
         if value.get("need"):
             if worker is None:
                 return
@@ -371,7 +374,7 @@ class DaskExecutor:
         self._workers[address] = worker
         try:
             worker.agent_future = self._client.submit(
-                self._tasks.ArenaAgent, self.run_id, self.mode, self.keep, actor=True,
+                self._tasks.ArenaAgent, self.run_id, self.mode, self.keep, self.play, actor=True,
                 key=f"arena-agent-{self.run_id}-{next(self._sequence)}", workers=[address],
                 allow_other_workers=False, pure=False)
         except Exception as error:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pickle
 import socket
 import tempfile
 import threading
@@ -227,11 +228,11 @@ def close_all() -> None:
 class ArenaAgent:
     """A run's agent on one worker process (a Dask actor; see the module docstring)."""
 
-    def __init__(self, run: str, mode: str, keep: int):
+    def __init__(self, run: str, mode: str, keep: int, play_function=None):
         from distributed import get_worker
 
         worker = get_worker()
-        self.run, self.mode, self.keep = run, mode, keep
+        self.run, self.mode, self.keep, self.play_function = run, mode, keep, play_function
         self.nthreads = max(1, int(getattr(worker.state, "nthreads", 1) or 1))
         self._pool = ThreadPoolExecutor(self.nthreads, thread_name_prefix=f"arena-{run}")
         self._info = {**probe(mode), "nthreads": self.nthreads}
@@ -240,10 +241,16 @@ class ArenaAgent:
     async def hello(self) -> dict:
         return self._info
 
-    async def play(self, job_id: int, spec: dict, bundles: dict, games: dict, play_function=None) -> dict:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, play, self.run, job_id, spec, bundles, self.mode, self.keep,
-                                          games, play_function)
+    async def play(self, message: bytes) -> bytes:
+        """One match: ``message`` is the pickled (job id, spec, bundles, games); the answer comes
+        pickled too (a single bytes object each way is far cheaper for Dask to move than the
+        nested structures themselves)."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool, self._play, message)
+
+    def _play(self, message: bytes) -> bytes:
+        job_id, spec, bundles, games = pickle.loads(message)
+        answer = play(self.run, job_id, spec, bundles, self.mode, self.keep, games, self.play_function)
+        return pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
 
     async def retire(self) -> int:
         closed = await asyncio.get_running_loop().run_in_executor(None, retire, self.run)
