@@ -46,6 +46,10 @@ def cluster(cache_folder):
     saved = {key: os.environ.get(key) for key in ("ARENA_BOT_CACHE", "ARENA_SECRET")}
     os.environ["ARENA_BOT_CACHE"] = str(cache_folder)  # the workers' cache (they inherit it)
     os.environ["ARENA_SECRET"] = SECRET                 # the same deals for every run here
+    # Spawned workers start with this process's sys.path; a test that put bots/ on it would
+    # give them bots/random.py for the standard library's random.
+    saved_path = list(sys.path)
+    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != REPO / "bots"]
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                        dashboard_address=":0", silence_logs=50)
     client = distributed.Client(cluster, set_as_default=False)
@@ -54,6 +58,7 @@ def cluster(cache_folder):
     finally:
         client.close()
         cluster.close()
+        sys.path[:] = saved_path
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)

@@ -171,6 +171,8 @@ class DaskExecutor:
         outcomes, self._early = self._early, []
         while True:
             self._collect(outcomes)
+            if outcomes and self._client.status != "running":
+                break  # store what came; the next wait says the scheduler is gone
             self._check_client()
             now = time.monotonic()
             if now >= self._next_poll:
@@ -226,7 +228,11 @@ class DaskExecutor:
         worker.jobs.pop(job.job_id, None)
         worker.jobs[job.job_id] = job
         try:
-            message = pickle.dumps((job.job_id, spec, bundles, self._game(spec["game"])), protocol=pickle.HIGHEST_PROTOCOL)
+            message = pickle.dumps((job.job_id, spec, bundles, self._game(spec["game"])), pickle.HIGHEST_PROTOCOL)
+        except Exception as error:
+            self._early.append(self._finish(job, error=f"{type(error).__name__}: {error}"))
+            return
+        try:
             job.call = worker.agent.play(message)
         except Exception:  # its agent is lost already: the match never left, it goes elsewhere
             job.call, job.seq = None, -1
@@ -386,14 +392,27 @@ class DaskExecutor:
         worker = self._workers.get(address)
         if worker is None or worker.agent is not None:
             return
-        if error is not None:
-            if self._client.status == "running":
-                self._refuse(worker, f"cannot start arena's agent ({type(error).__name__}: {_one_line(error)})")
+        if error is None:
+            try:
+                with self._client.as_current():  # binds the actor's handle to this client
+                    hello = agent.hello
+                worker.agent = agent
+                self._track(hello(), ("hello", address))
+                return
+            except Exception as problem:
+                error = problem
+        if self._client.status != "running":
             return
-        with self._client.as_current():  # binds the actor's handle to this client
-            hello = agent.hello
-        worker.agent = agent
-        self._track(hello(), ("hello", address))
+        if not self._still_listed(address):
+            self._workers.pop(address, None)  # it left while its agent started: nothing to say
+            return
+        self._refuse(worker, f"cannot start arena's agent ({type(error).__name__}: {_one_line(error)})")
+
+    def _still_listed(self, address: str) -> bool:
+        try:
+            return address in self._client.nthreads()
+        except Exception:
+            return False
 
     def _agent_answered(self, address: str, source, info, error) -> None:
         import arena
@@ -402,9 +421,13 @@ class DaskExecutor:
         if worker is None or worker.state != "probing":
             return
         if error is not None:
-            if self._client.status == "running":
-                hint = "; the coordinator must reach the workers' own addresses" if isinstance(error, OSError) else ""
-                self._refuse(worker, f"its agent does not answer ({type(error).__name__}: {_one_line(error)}){hint}")
+            if self._client.status != "running":
+                return
+            if not self._still_listed(address):
+                self._workers.pop(address, None)
+                return
+            hint = "; the coordinator must reach the workers' own addresses" if isinstance(error, OSError) else ""
+            self._refuse(worker, f"its agent does not answer ({type(error).__name__}: {_one_line(error)}){hint}")
             return
         worker.host = info.get("host") or ""
         if info.get("problem"):
