@@ -152,7 +152,7 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
                                       scheduler=scheduler or config.get("scheduler"))
         _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started,
               notify)
-    except StoreError as error:
+    except (StoreError, executors.ExecutorError) as error:
         summary.problem = str(error)
     finally:
         stopped_by = stop.signal

@@ -12,6 +12,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 
+class ExecutorError(Exception):
+    """The executor cannot go on (its cluster's scheduler went away, say): one line. The run
+    stops as if interrupted (every finished match is stored) and can be resumed."""
+
+
 @dataclass
 class Outcome:
     """What became of a job: a packed result, a harness error, or a lost worker."""
