@@ -379,7 +379,8 @@ def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, worke
         check_config(config)
     from arena.runner.sandbox import detect
 
-    detect()  # before anything is written: bots cannot run here without a sandbox
+    if any(config.executor == "local" for config in configs):
+        detect()  # before anything is written: bots cannot run here without a sandbox
     with _store(ctx) as store:
         ran = 0
         for config in configs:

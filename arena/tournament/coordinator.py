@@ -128,7 +128,9 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
     secret = store.tournament_secret(tournament_id)
     limits = {**vars(Limits()), **(config.get("limits") or {})}
     seat_limits = _seat_limits(store, tournament_id, config, limits)
-    detect()  # refuse at once (one line) where bots cannot be sandboxed
+    kind = executor_kind or config.get("executor") or "local"
+    if executor is None and kind == "local":
+        detect()  # refuse at once (one line) where bots cannot be sandboxed (Dask workers check their own)
     _check_copies(store, tournament_id)
     summary = RunSummary(tournament_id)
     started = time.monotonic()
@@ -147,7 +149,6 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
         sweep_stale()
         if executor is None:
             keep = keep_bots if keep_bots is not None else config.get("keep_bots")
-            kind = executor_kind or config.get("executor") or "local"
             executor = executors.make(kind, workers, keep=16 if keep is None else keep, play=play,
                                       scheduler=scheduler or config.get("scheduler"))
         _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started,
