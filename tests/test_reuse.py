@@ -41,7 +41,7 @@ def copies(tmp_path: Path, count: int) -> list[str]:
     folder.chmod(0o755)
     paths = []
     for number in range(count):
-        path = folder / f"r{number}.py"
+        path = folder / f"reused{number}.py"  # names no other test's bots have (tests may run side by side)
         shutil.copy(RANDOM, path)
         with open(path, "a") as handle:
             handle.write(f"# {number}\n")
@@ -116,7 +116,7 @@ def test_nothing_is_left_running_after_a_tournament_of_reusable_bots(tmp_path):
                 cmdline = open(f"/proc/{entry.name}/cmdline", "rb").read()
             except OSError:
                 continue
-            assert str(tmp_path).encode() not in cmdline and b"/bot/r" not in cmdline
+            assert str(tmp_path).encode() not in cmdline and b"/bot/reused" not in cmdline
     assert our_cgroups() == []
 
 

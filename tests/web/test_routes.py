@@ -150,6 +150,8 @@ def test_a_tournament_page_has_progress_standings_and_head_to_head(client, web_d
 def test_a_match_page_carries_the_viewer_and_its_first_frames(client, web_db):
     match_id = web_db.match_ids("fifth-avenue")[0]
     page = client.get(f"/matches/{match_id}").text
+    client.get(f"/api/matches/{match_id}/check")  # the check of the whole log finishes after the first page
+    page = client.get(f"/matches/{match_id}").text
     data = json.loads(re.search(r'<script type="application/json" id="viewer-data">(.*?)</script>', page, re.S)[1])
     first = json.loads(re.search(r'<script type="application/json" id="viewer-first-chunk">(.*?)</script>', page,
                                  re.S)[1])
