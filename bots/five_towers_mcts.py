@@ -479,11 +479,20 @@ class Bot:
 
 
 def budget_ms(clock: dict | None) -> float:
-    """The default time per decision, kept well inside the per-decision allowance."""
-    if not clock:
-        return DEFAULT_TIME_MS
-    allowance = clock.get("decision_ms", 1000)
-    return max(10.0, min(DEFAULT_TIME_MS, 0.4 * allowance))
+    """The default time per decision: well inside the per-decision allowance, and shrinking
+    when the process nears its CPU time limit (one process may play many matches)."""
+    budget = float(DEFAULT_TIME_MS)
+    if clock:
+        budget = max(10.0, min(budget, 0.4 * clock.get("decision_ms", 1000)))
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_CPU)[0]
+    except (ImportError, OSError, ValueError):
+        return budget
+    if soft != resource.RLIM_INFINITY and soft > 0:
+        left = soft - time.process_time() - 0.2 * soft  # keep a fifth of the limit in reserve
+        budget = min(budget, max(5.0, 1000.0 * left / 500.0))  # what is left lasts 500 decisions
+    return budget
 
 
 def main(argv: list[str]) -> None:
