@@ -53,6 +53,7 @@ BUILDS_PER_TAKE = 3  # build choices per take in the tree (the best by the evalu
 ROOM_WEIGHT = 0.6  # value of one more placeable value on an open tower, at the start
 CAP_CHANCE = 0.5  # chance an open tower is still capped by a 0, at the start
 SCALE = 3.0  # evaluation points per unit of the logistic reward
+HORIZON_ROUNDS = 1  # the greedy finish plays to the end of this many rounds (the current first)
 
 
 # ---------------------------------------------------------------------------- evaluation
@@ -419,7 +420,8 @@ def search(determinizer: Determinizer, rng: random.Random, playouts: int | None,
             path.append((child, seat))
             node = child
             apply_move(state, move)
-        while not state.over and state.round == round_number:
+        stop_round = round_number + HORIZON_ROUNDS
+        while not state.over and state.round < stop_round:
             apply_move(state, context.greedy(state))
         result = rewards(state)
         for child, mover in path:
