@@ -91,7 +91,7 @@ class Determinizer:
         slots = (sum(self.hand_sizes[s] for s in range(players) if s != self.me) + obs["draw_pile"]
                  + int(self.face_down_hidden) + sum(used) - len(own))
         if len(pool) < slots:  # cannot happen with a consistent observation; stay safe
-            pool.extend(rng_free_fill(slots - len(pool)))
+            pool.extend(filler_cards(slots - len(pool)))
         market = obs["black_market"]
         if market:
             gone = set(market["offer"]) | set(market["discarded"])
@@ -180,7 +180,8 @@ class Determinizer:
         return state
 
 
-def rng_free_fill(count: int) -> list[str]:
+def filler_cards(count: int) -> list[str]:
+    """Stand-ins for cards an inconsistent observation leaves unaccounted for."""
     return [AGENTS[i % len(AGENTS)] for i in range(count)]
 
 

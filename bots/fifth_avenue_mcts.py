@@ -46,7 +46,6 @@ import random  # noqa: E402
 
 from arena.games.fifth_avenue import board as B  # noqa: E402
 from arena.games.fifth_avenue.auction import Auction, Bid  # noqa: E402
-from arena.games.fifth_avenue.scoring import district_scores  # noqa: E402
 from arena.games.fifth_avenue.state import COMMISSIONERS, FifthAvenueState  # noqa: E402
 
 NAME = "fifth-avenue-mcts"
@@ -60,7 +59,7 @@ CARD_VALUE = 0.0  # evaluation points per pip of building cards in hand
 SUPPLY_VALUE = 0.25  # evaluation points per skyscraper in the own supply
 DISTRICT_WEIGHT = 1.5  # how many more scorings a district's current points are counted for
 SCALE = 8.0  # evaluation points per unit of the logistic reward
-BUSINESS_CHOICES = 5  # business placements kept in the tree (the best by a quick gain)
+BUSINESS_CHOICES = 3  # business placements kept in the tree (the best by a quick gain)
 START_CHOICES = 6  # set-up placements kept in the tree
 CARD_CHOICES = 5  # colour pairs kept in the tree
 BID_COST = 0.45  # the playout policy's price of one pip bid
@@ -86,7 +85,7 @@ class Determinizer:
 
     def __init__(self, obs: dict):
         self.obs = obs
-        self.me = me = obs["seat"]
+        self.me = obs["seat"]
         players = self.players = obs["players"]
         state = self.template = FifthAvenueState.__new__(FifthAvenueState)
         state.players = players
@@ -817,7 +816,7 @@ def decide(observation: dict, legal: list, rng: random.Random, playouts: int | N
     elif plan is not None and {"type": "done"} in legal:
         return legal.index({"type": "done"}), [], {"iterations": 0, "plan": True}
     if len(legal) == 1:
-        return 0, [], {"iterations": 0}
+        return 0, None, {"iterations": 0}
     determinizer = Determinizer(observation)
     move, stats = search(determinizer, rng, playouts, time_ms)
     actions = move_actions(move)

@@ -178,8 +178,6 @@ class Planner:
             entries.sort(key=lambda e: -e[0])
             self.builds[count] = entries[:keep]
 
-    _orders: dict = {}
-
     def best_order(self, top: int, height: int, values: tuple) -> tuple[float, tuple] | None:
         """The placement order of ``values`` on ``top`` with the best resulting tower."""
         orders = placement_orders(top, values)

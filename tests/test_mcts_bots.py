@@ -32,7 +32,7 @@ REQUIRED = 0.65  # of the points: win 1, tie 0.5, loss 0
 STRENGTH = {
     "five-towers": (10, 0.902),
     "agent-avenue": (250, 0.835),
-    "fifth-avenue": (10, 0.745),
+    "fifth-avenue": (15, 0.825),
 }
 DEALS = 100  # each dealt twice, the MCTS bot in seat 0 and in seat 1
 
