@@ -18,6 +18,11 @@ the same number of iterations, and are cheaper.
 Budget: ``--time-ms`` per decision (default 200) or ``--playouts N`` (a fixed number of
 iterations, deterministic given the seed). ``Bot`` and ``decide`` are importable so tests can
 run the search in-process. Protocol: docs/protocol.md, with ``"matches": "many"``.
+
+Measured (bench/mcts.py, two-player games, 100 deals x 2 seatings, 2 shared cores): against
+bots/agent_avenue_heuristic.py 83.5 % of the points at 250 playouts (about 30 ms a decision;
+82 % in the advanced game), 84 % with the default 200 ms; against random play 89 % (the
+heuristic bot itself scores 87 % against random play: the deal decides many games).
 """
 
 from __future__ import annotations

@@ -24,6 +24,13 @@ Business placements in the tree are the few with the best immediate gain.
 Budget: ``--time-ms`` per decision (default 200) or ``--playouts N`` (a fixed number of
 iterations, deterministic given the seed). ``Bot`` and ``decide`` are importable so tests can
 run the search in-process. Protocol: docs/protocol.md, with ``"matches": "many"``.
+
+Measured (bench/mcts.py, two-player games, 100 deals x 2 seatings, 2 shared cores): against
+bots/fifth_avenue_heuristic.py 82.5 % of the points at 15 playouts (8 ms a decision on average: a raise's
+cards after the first need no search; 77.5 % on the 6-plot board), 88 % with the default 200 ms (100
+matches); against random play 100 %. The evaluation's weights were tuned on such runs: cards
+in hand are worth nothing to it (any value above 0.1 a pip made it hoard and lose), districts
+count 1.5 times.
 """
 
 from __future__ import annotations
