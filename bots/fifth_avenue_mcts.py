@@ -26,7 +26,7 @@ iterations, deterministic given the seed). ``Bot`` and ``decide`` are importable
 run the search in-process. Protocol: docs/protocol.md, with ``"matches": "many"``.
 
 Measured (bench/mcts.py, two-player games, 100 deals x 2 seatings, 2 shared cores): against
-bots/fifth_avenue_heuristic.py 82.5 % of the points at 15 playouts (8 ms a decision on average: a raise's
+bots/fifth_avenue_heuristic.py 82 % of the points at 15 playouts (8 ms a decision on average: a raise's
 cards after the first need no search; 77.5 % on the 6-plot board), 88 % with the default 200 ms (100
 matches); against random play 100 %. The evaluation's weights were tuned on such runs: cards
 in hand are worth nothing to it (any value above 0.1 a pip made it hoard and lose), districts
@@ -144,6 +144,10 @@ class Determinizer:
         state.revealed = None
         state._legal = None
         state.auction = None
+        # The public record of finished auctions: the engine completes the last one's result
+        # (a build-or-stop choice may still be open), so the news of this decision seeds it.
+        state.auction_log = [dict(summary) for summary in obs.get("finished_auctions", [])[-1:]]
+        state.decided_at = [0] * players
         state.steps = self.steps(obs, state)
         # Cards: what is in the current auction is public.
         in_bids_coloured = [[0, 0, 0] for _ in B.COLOURS]
@@ -277,6 +281,8 @@ class Determinizer:
         state.general = list(template.general)
         state.gone = list(template.gone)
         state.stopped_businesses = []
+        state.auction_log = [dict(summary) for summary in template.auction_log]
+        state.decided_at = list(template.decided_at)
         state.coloured = [[list(c) for c in p] for p in template.coloured]
         state.steps = list(template.steps)
         stacks = []

@@ -5,12 +5,9 @@ one process (protocol v2 reuse, reseeded on every start), and reads and writes a
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import shlex
-import shutil
-import stat
 import subprocess
 import sys
 import threading
@@ -25,13 +22,13 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
 from arena.games import get_game
+from arena.results.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
 STARTER = REPO / "bots" / "starter"
 RANDOM_BOT = REPO / "bots" / "random.py"
 ARENA = Path(sys.executable).parent / "arena"  # the installed console script
 KITS = ("cpp", "java", "rust")
-BUILD_OUTPUTS = ("bot", "classes", "target", ".cargo-home")
 
 # Every game, player count and variant the kits are asked to play: (game, players, options).
 VARIANTS = [
@@ -48,51 +45,21 @@ def manifest(directory: Path) -> dict:
     return tomllib.loads((directory / "bot.toml").read_text())
 
 
-def make_readable(root: Path) -> None:
-    """As root the sandbox runs a bot as an unprivileged user: let it read and walk its files
-    (pytest's tmp directories are 0700), as tests/botmaker.py does."""
-    for path in [root, *root.rglob("*")]:
-        if path.is_symlink():
-            continue
-        mode = os.stat(path).st_mode
-        if path.is_dir() or mode & stat.S_IXUSR:
-            os.chmod(path, 0o755)
-        else:
-            os.chmod(path, 0o644)
-    for parent in root.parents:
-        if str(parent).startswith("/tmp/"):
-            os.chmod(parent, os.stat(parent).st_mode | 0o711)
-
-
-def build(kit: str, target: Path) -> tuple[Path, subprocess.CompletedProcess]:
-    """Copy the kit without build outputs and run its `build` command in the copy, with HOME
-    set to an empty scratch directory (as the harness will)."""
-    shutil.copytree(STARTER / kit, target, ignore=shutil.ignore_patterns(*BUILD_OUTPUTS))
-    home = target.parent / f"{kit}-home"
-    home.mkdir()
-    env = dict(os.environ, HOME=str(home))
-    # rustup's cargo is a shim that finds its toolchain through RUSTUP_HOME (default
-    # ~/.rustup): with HOME moved, point it at the real one, as the harness must too.
-    rustup_home = Path(os.environ.get("RUSTUP_HOME") or Path.home() / ".rustup")
-    if rustup_home.is_dir():
-        env["RUSTUP_HOME"] = str(rustup_home)
-    command = manifest(target)["build"]
-    done = subprocess.run(["/bin/sh", "-c", command], cwd=target, env=env, capture_output=True,
-                          text=True, timeout=600)
-    make_readable(target)
-    return target, done
-
-
 @pytest.fixture(scope="session")
 def kits(tmp_path_factory) -> dict[str, Path]:
-    """Every kit built once per test session, the three builds side by side."""
+    """Every kit built by the real build step: `arena submit` copies it into a fresh database's
+    bot store, runs its `build` inside the sandbox and validates it; the stored, built copy is
+    what the tests play. The three submissions run side by side."""
     root = tmp_path_factory.mktemp("kits")
-    with ThreadPoolExecutor(max_workers=len(KITS)) as pool:
-        results = dict(zip(KITS, pool.map(lambda kit: build(kit, root / kit), KITS)))
-    failures = {kit: (done.returncode, done.stderr[-2000:]) for kit, (_, done) in results.items()
-                if done.returncode != 0}
-    assert failures == {}, f"a kit did not build: {failures}"
-    return {kit: path for kit, (path, _) in results.items()}
+    database = root / "kits.db"
+    done = subprocess.run([str(ARENA), "--db", str(database), "submit", "--game", "five-towers",
+                           *(str(STARTER / kit) for kit in KITS)],
+                          capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"a kit did not build or validate: {done.stdout[-2000:]} {done.stderr[-2000:]}"
+    with Store(database, create=False) as store:
+        built = {version["name"]: store.bot_path(version) for version in store.bot_versions("five-towers")}
+    assert sorted(built) == sorted(KITS)
+    return built
 
 
 def command_argv(directory: Path) -> list[str]:
@@ -117,8 +84,6 @@ def test_every_kit_builds(kits):
     assert (kits["cpp"] / "bot").is_file()
     assert (kits["java"] / "classes" / "Bot.class").is_file()
     assert (kits["rust"] / "target" / "release" / "bot").is_file()
-    for kit, directory in kits.items():  # the build wrote nothing into the scratch HOME
-        assert list((directory.parent / f"{kit}-home").iterdir()) == []
 
 
 # ------------------------------------------------------------------ real matches

@@ -125,6 +125,17 @@ def _from_toml(directory: Path) -> BotCommand:
                       config.get("build"), tuple(config["games"]) if config.get("games") else None)
 
 
+def require_built(command: BotCommand) -> None:
+    """Refuse, with the fix, a bot whose program its own ``build`` step has not made yet (an
+    unbuilt starter kit would otherwise fail at start-up with a bare "No such file")."""
+    if command.build is None:
+        return
+    program = command.argv[0]
+    if not os.path.isabs(program) and "/" in program:
+        raise BotError(f"{command.path}: {program} does not exist yet: build the bot first (in its folder: "
+                       f"{command.build}), or `arena submit` it, which runs the build")
+
+
 def _inside(directory: Path, path: Path) -> bool:
     """Whether ``path`` names something in ``directory`` (``..`` never leaves it)."""
     normal = os.path.normpath(str(path))

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.runner.bots import BotCommand, resolve_bot
+from arena.runner.bots import BotCommand, require_built, resolve_bot
 from arena.runner.process import BotProcess, new_token
 from arena.runner.sandbox import Protections, ResourceLimits, Sandbox, StageCache, StagedBot
 
@@ -62,7 +62,9 @@ class LiveBots:
 
     def command(self, path: str) -> BotCommand:
         if path not in self._commands:
-            self._commands[path] = resolve_bot(path)
+            command = resolve_bot(path)
+            require_built(command)
+            self._commands[path] = command
         return self._commands[path]
 
     def checkout(self, path: str, limits: ResourceLimits, max_line_bytes: int, max_output_bytes: int,
