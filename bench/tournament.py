@@ -42,6 +42,7 @@ from arena.runner.sandbox import detect  # noqa: E402
 from arena.tournament import TournamentConfig, create, run  # noqa: E402
 
 GAMES = {"five-towers": 4, "agent-avenue": 2, "fifth-avenue": 3}
+GAMES_PLAYERS = GAMES
 BEFORE = 3.2  # matches/s: Five Towers, four 4-player bots, fresh processes, 1 worker (issue 11)
 
 
@@ -59,6 +60,48 @@ def random_bots(folder: Path, count: int) -> list[str]:
     return paths
 
 
+class EngineClock:
+    """Times the game engine's calls inside the match loop (observation, legal list, apply and
+    the rest of its state's methods), so the floor's harness-side time is what is left. The
+    engine is timed where it runs: replayed alone it is faster than beside running bots."""
+
+    METHODS = ("observation", "legal_actions", "apply", "is_over", "current_seat", "scores", "ranks", "teams")
+
+    def __init__(self, engine):
+        self.cls = type(engine.create_state(GAMES_PLAYERS[engine.name], 1, engine.validate(GAMES_PLAYERS[engine.name], {})))
+        self.seconds = 0.0
+        self.saved = {}
+
+    def __enter__(self):
+        depth = [0]  # engine methods call each other: time only the outermost call
+
+        for name in self.METHODS:
+            original = getattr(self.cls, name, None)
+            if original is None:
+                continue
+            self.saved[name] = self.cls.__dict__.get(name)
+
+            def timed(*args, _original=original, **kwargs):
+                if depth[0]:
+                    return _original(*args, **kwargs)
+                depth[0] += 1
+                began = time.perf_counter()
+                try:
+                    return _original(*args, **kwargs)
+                finally:
+                    self.seconds += time.perf_counter() - began
+                    depth[0] -= 1
+            setattr(self.cls, name, timed)
+        return self
+
+    def __exit__(self, *exc):
+        for name, original in self.saved.items():
+            if original is None:
+                delattr(self.cls, name)
+            else:
+                setattr(self.cls, name, original)
+
+
 def floor(game: str, bots: list[str], matches: int, seed: int) -> tuple[float, float, int]:
     """Matches/s against running bots, harness-side seconds per decision, decisions."""
     from arena.games import get_game
@@ -74,22 +117,15 @@ def floor(game: str, bots: list[str], matches: int, seed: int) -> tuple[float, f
     began = time.perf_counter()
     waited = 0.0
     decisions = 0
-    for spec in specs[1:]:
-        before = sum(p.wait_seconds for p in live.idle_processes())
-        result = play_match(spec, bots=live)
-        waited += sum(p.wait_seconds for p in live.idle_processes()) - before
-        decisions += sum(seat.decisions for seat in result.seats)
+    engine_clock = EngineClock(engine)
+    with engine_clock:
+        for spec in specs[1:]:
+            before = sum(p.wait_seconds for p in live.idle_processes())
+            result = play_match(spec, bots=live)
+            waited += sum(p.wait_seconds for p in live.idle_processes()) - before
+            decisions += sum(seat.decisions for seat in result.seats)
     wall = time.perf_counter() - began
-    # The engine's share, measured by replaying the same decisions without any bot.
-    t0 = time.perf_counter()
-    for spec in specs[1:]:
-        state = engine.create_state(players, spec.seed, engine.validate(players, {}))
-        import random as _random
-        rng = _random.Random(spec.seed)
-        while not state.is_over():
-            state.observation(state.current_seat())
-            state.apply(rng.choice(state.legal_actions()))
-    engine_time = time.perf_counter() - t0
+    engine_time = engine_clock.seconds
     live.close()
     return matches / wall, max(0.0, wall - waited - engine_time) / max(decisions, 1), decisions
 

@@ -46,3 +46,33 @@ def test_ready_must_say_ready():
     parse_ready(b'{"type": "ready", "name": "x"}')
     with pytest.raises(ReplyError):
         parse_ready(b'{"type": "action"}')
+
+
+# The fast reader (orjson) must read every line exactly as the standard library does, and refuse
+# what it refuses: huge integers stay integers, floats keep their value, deep or surrogate
+# lines are refused the same way.
+EXACT_LINES = [b'{"index": 1}', b'{"action": {"type": "take", "amount": 123456789012345678901234567890}}',
+               b'{"index": 1.0}', b'{"action": {"amount": 2.5e-7}}', b'{"index": -0}', b'{"debug": "\\u00e9"}',
+               b'{"a": [[[[[[[[[[1]]]]]]]]]]}', b'{"index": 1, "index": 0}', b' {"index": 0} ', b'[]',
+               b'{"index": 1e400}']
+
+
+@pytest.mark.parametrize("line", EXACT_LINES)
+def test_fast_reader_reads_like_the_standard_library(line):
+    import json
+
+    from arena.runner.protocol import decode_line
+    value = decode_line(line, "reply")
+    assert json.dumps(value) == json.dumps(json.loads(line)) and type(value) is type(json.loads(line))
+
+
+@pytest.mark.parametrize("line,reason", [
+    (b"[" * 65 + b"]" * 65, "nested deeper"),
+    (b'{"debug": "\\ud800"}', "lone UTF-16 surrogate"),
+    (b'{"index": NaN}', "not valid JSON"),
+    (b'{"index": 0} {"index": 1}', "not valid JSON"),
+])
+def test_fast_reader_refuses_what_the_standard_library_refuses(line, reason):
+    from arena.runner.protocol import decode_line
+    with pytest.raises(ReplyError, match=reason):
+        decode_line(line, "reply")

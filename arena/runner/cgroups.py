@@ -138,6 +138,8 @@ class BotGroup:
         self.folders = {controller: base / name for controller, base in hierarchy.bases.items()}
         self.created = False
         self._kept: dict = {}
+        self._oom_text: str | None = None  # memory.oom_control / memory.events as last read
+        self._oom_kills = 0
 
     # -- life cycle -----------------------------------------------------------------------
 
@@ -223,17 +225,21 @@ class BotGroup:
         return self._read_int("unified", "memory.peak")
 
     def out_of_memory_kills(self) -> int:
-        """How often the kernel's OOM killer struck inside the group (cheap: asked per decision)."""
-        if self.hierarchy.version == 1:
-            text = self._read_kept("memory", "memory.oom_control")
-            counts = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
-            if "oom_kill" in counts:
-                return int(counts["oom_kill"])
-            # Old kernels without the counter: having hit the limit is the best sign there is.
-            return int(self._read_int("memory", "memory.failcnt") > 0 and counts.get("under_oom") == "1")
-        text = self._read_kept("unified", "memory.events")
+        """How often the kernel's OOM killer struck inside the group (cheap: asked per decision,
+        so the file is read through a kept descriptor and parsed only when it changed)."""
+        name = ("memory", "memory.oom_control") if self.hierarchy.version == 1 else ("unified", "memory.events")
+        text = self._read_kept(*name)
+        if text == self._oom_text:
+            return self._oom_kills
         counts = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
-        return int(counts.get("oom_kill", 0))
+        if self.hierarchy.version == 2 or "oom_kill" in counts:
+            kills = int(counts.get("oom_kill", 0))
+        else:
+            # Old kernels without the counter: having hit the limit is the best sign there is.
+            kills = int(self._read_int("memory", "memory.failcnt") > 0 and counts.get("under_oom") == "1")
+        if kills or "oom_kill" in counts:  # a counter that only grows: safe to remember
+            self._oom_text, self._oom_kills = text, kills
+        return kills
 
     def _read_kept(self, controller: str, name: str) -> str:
         """Read a file through a descriptor kept open for the group's life."""
