@@ -13,6 +13,7 @@ import pytest
 from arena.results.build import BuildFailed, run_build
 from arena.results.store import Store
 from arena.results.submit import SubmitError, submit
+from arena.runner.bots import BotError
 from arena.runner.check import check
 
 C_BOT = r'''
@@ -112,3 +113,23 @@ def test_check_reports_on_a_built_bot(tmp_path):
     findings = check(str(copy), "toy")
     assert all(f.ok for f in findings), [f.line() for f in findings]
     assert any("reuse: plays many matches per process" in f.what for f in findings)
+
+
+@needs_cc
+def test_a_bot_path_in_a_tournament_is_built_like_a_submission(tmp_path):
+    from arena.tournament import TournamentConfig, create, run
+
+    first, second = c_bot(tmp_path / "first"), c_bot(tmp_path / "second", build="cc -O1 -o bot main.c")
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="toy", bots=[str(first), str(second)], players=2, seed=1))
+        summary = run(store, tournament_id, workers=1)
+        assert summary.played == 2 and summary.failures == 0
+        assert not (first / "bot").exists()
+
+
+def test_an_unbuilt_bot_is_refused_with_its_build_command(tmp_path):
+    from arena.runner.match import MatchSpec, play_match
+
+    folder = c_bot(tmp_path / "cbot")
+    with pytest.raises(BotError, match="does not exist yet: build the bot first .*cc -O2 -o bot main.c"):
+        play_match(MatchSpec("toy", [str(folder), str(folder)], 1))

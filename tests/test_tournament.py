@@ -248,3 +248,28 @@ def test_a_match_whose_worker_dies_is_played_again(tmp_path, bots):
         summary = run(store, tournament_id, workers=2, play=play)
         assert (tmp_path / "died").exists()
         assert (summary.played, summary.errors, summary.interrupted) == (6, 0, False)
+
+
+def _die_twice_then_play(spec, folder=None, bots=None):
+    """The first two calls, in any worker, kill their own worker; later calls play."""
+    from arena.runner.match import play_match
+
+    for name in ("first", "second"):
+        marker = os.path.join(folder, name)
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            os.kill(os.getpid(), signal.SIGKILL)
+    return play_match(spec, bots=bots)
+
+
+def test_a_match_waiting_behind_a_dying_worker_spends_no_attempt(tmp_path, bots):
+    """A worker holds the match it plays and the next one; when it dies, only the first was
+    played: the waiting one is not counted as lost, so two deaths in a row store no error."""
+    import functools
+
+    play = functools.partial(_die_twice_then_play, folder=str(tmp_path))
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="toy", bots=bots, players=2, seed=11))
+        summary = run(store, tournament_id, workers=1, play=play)
+        assert (tmp_path / "second").exists()
+        assert (summary.played, summary.errors, summary.interrupted) == (6, 0, False)

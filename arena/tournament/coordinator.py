@@ -228,6 +228,9 @@ def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summar
             match = in_flight.pop(outcome.job_id, None)
             if match is None:
                 continue
+            if outcome.lost and outcome.unplayed:
+                queue.appendleft(match)
+                continue
             if outcome.lost:
                 attempts[match["id"]] = attempts.get(match["id"], 0) + 1
                 if attempts[match["id"]] < 2:

@@ -188,7 +188,7 @@ def create(store: Store, config: TournamentConfig, notes: list[str] | None = Non
     for entry in parsed:
         if entry.version is None:
             try:
-                entry.version = register(store, entry.source, config.game, entry.name).version
+                entry.version = register(store, entry.source, config.game, entry.name, build=_builder(store)).version
             except SubmitError as error:
                 raise TournamentError(str(error)) from None
         versions.append(entry.version)
@@ -234,6 +234,12 @@ def _first_schedule(config: TournamentConfig, entries: int, candidates: int, pla
         raise TournamentError(str(error)) from None
 
 
+def _builder(store: Store):
+    """A path with a build step is built as `arena submit` builds it (in the sandbox)."""
+    from arena.results.build import build_in_sandbox
+    return build_in_sandbox(store)
+
+
 def resolve_one(store: Store, game: str, entry: str) -> dict:
     """The bot version one entry names (a path is registered, as for a tournament)."""
     parsed = _parse_entries(store, game, [entry])
@@ -243,7 +249,7 @@ def resolve_one(store: Store, game: str, entry: str) -> dict:
     if found.version is None:
         _name_paths(store, game, parsed)
         try:
-            found.version = register(store, found.source, game, found.name).version
+            found.version = register(store, found.source, game, found.name, build=_builder(store)).version
         except SubmitError as error:
             raise TournamentError(str(error)) from None
     return found.version

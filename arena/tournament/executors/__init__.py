@@ -25,6 +25,7 @@ class Outcome:
     result: dict | None = None
     error: str | None = None
     lost: str | None = None          # the worker died while playing it (how, in words)
+    unplayed: bool = False           # lost before it was started: no attempt was spent
 
 
 @dataclass

@@ -7,6 +7,11 @@ sentinels and its own signal wake-up descriptor at once, so every shutdown is bo
 ``close`` asks each worker to finish and waits a few seconds, ``abort`` kills them — and a
 worker that dies is noticed at once, its match handed back as lost, its bots' cgroups and its
 folder removed, and a new worker started in its place.
+
+Each worker has two slots: while it plays one match the next already waits in its pipe, so
+it never idles while the coordinator stores a result (a short match is played in a few
+milliseconds, about what storing and rating one takes). Which worker plays a match changes
+nothing in its result.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import time
 from arena.runner import cgroups
 from arena.runner.files import remove_tree
 from arena.tournament import worker as worker_module
+from arena.tournament.worker import receive, send
 from arena.tournament.executors import Outcome, Slot
 
 CLOSE_GRACE_S = 5.0
@@ -28,7 +34,8 @@ class _Worker:
     def __init__(self, context, keep: int, play, number: int):
         parent_end, child_end = context.Pipe(duplex=True)
         self.connection = parent_end
-        self.slot = Slot(f"worker {number}")
+        self.slots = [Slot(f"worker {number}"), Slot(f"worker {number} (next)")]
+        self.jobs: list[int] = []  # submitted, in the order it plays them
         self.process = context.Process(target=worker_module.main, args=(child_end, os.getpid(), keep, play),
                                        name=f"arena-worker-{number}", daemon=False)
         self.process.start()
@@ -99,13 +106,14 @@ class LocalExecutor:
         return _Worker(self._context, self._keep, self._play, next(self._numbers))
 
     def idle_slots(self) -> list[Slot]:
-        return [w.slot for w in self.workers if w.slot.busy is None]
+        return [slot for w in self.workers for slot in w.slots if slot.busy is None]
 
     def submit(self, slot: Slot, job_id: int, spec: dict) -> None:
-        worker = next(w for w in self.workers if w.slot is slot)
+        worker = next(w for w in self.workers if slot in w.slots)
         slot.busy = job_id
+        worker.jobs.append(job_id)
         try:
-            worker.connection.send((job_id, spec))
+            send(worker.connection, (job_id, spec))
         except (OSError, EOFError):
             pass  # it died: `wait` finds out from its sentinel and hands the job back
 
@@ -126,12 +134,16 @@ class LocalExecutor:
                 continue
             if item is worker.connection:
                 try:
-                    job_id, result, error, live = worker.connection.recv()
+                    job_id, result, error, live = receive(worker.connection)
                 except (EOFError, OSError):
                     dead.append(worker)
                     continue
-                worker.slot.busy = None
-                worker.slot.live = set(live)
+                for slot in worker.slots:
+                    if slot.busy == job_id:
+                        slot.busy = None
+                    slot.live = set(live)
+                if job_id in worker.jobs:
+                    worker.jobs.remove(job_id)
                 outcomes.append(Outcome(job_id, result, error))
             elif worker not in dead:
                 dead.append(worker)
@@ -140,8 +152,9 @@ class LocalExecutor:
                 continue
             worker.process.join(timeout=1)
             how = _how_it_ended(worker.process.exitcode)
-            if worker.slot.busy is not None:
-                outcomes.append(Outcome(worker.slot.busy, lost=f"its worker process {how}"))
+            for position, job_id in enumerate(worker.jobs):
+                # The first was being played; the next was still waiting in the pipe.
+                outcomes.append(Outcome(job_id, lost=f"its worker process {how}", unplayed=position > 0))
             self.workers.remove(worker)
             remove_leftovers(worker.pid)
             if not self.closed:
@@ -163,7 +176,7 @@ class LocalExecutor:
         self.closed = True
         for worker in self.workers:
             try:
-                worker.connection.send(None)
+                send(worker.connection, None)
             except (OSError, EOFError):
                 pass
         deadline = time.monotonic() + CLOSE_GRACE_S
