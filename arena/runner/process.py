@@ -308,6 +308,12 @@ class BotProcess:
 
     def has_unrequested_output(self, within: float = 0.0) -> bool:
         """True if the bot wrote a line beyond its reply (waiting up to ``within`` seconds)."""
+        if within <= 0:
+            # Asked twice per decision: one non-blocking read of stdout, no poll (stderr and
+            # an exit are served by the next wait).
+            if not self.lines and self._stdout_open:
+                self._read_stdout()
+            return bool(self.lines)
         deadline = time.monotonic() + within
         self._drain(0)
         while not self.lines and self._stdout_open and time.monotonic() < deadline:
