@@ -1,7 +1,7 @@
 """kill -9 of the coordinator at many moments, each followed by resume: the final leaderboard
 must equal an uninterrupted run's every time.
 
-Usage: python bench/kill_resume.py [--times 20] [--rounds 6] [--workers 2]
+Usage: python bench/kill_resume.py [--times 20] [--rounds 30] [--workers 2]
 
 One uninterrupted run first; then, for each of ``--times`` moments spread from just after the
 start to near the end, a fresh database: start the same tournament, SIGKILL the coordinator
@@ -64,7 +64,7 @@ def alive(pid: int) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--times", type=int, default=20)
-    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--rounds", type=int, default=30)  # long enough that the kills spread over the matches, not the start-up
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="arena-kill-"))
