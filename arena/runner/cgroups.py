@@ -254,10 +254,10 @@ class BotGroup:
 
     def cpu_seconds(self) -> float:
         if self.hierarchy.version == 1:
-            if "cpuacct" in self.folders:
-                return self._read_int("cpuacct", "cpuacct.usage") / 1e9
+            if "cpuacct" in self.folders:  # asked after every match of a reused process
+                return _first_int(self._read_kept("cpuacct", "cpuacct.usage")) / 1e9
             return 0.0
-        text = self._read("unified", "cpu.stat")
+        text = self._read_kept("unified", "cpu.stat")
         counts = dict(line.split() for line in text.splitlines() if len(line.split()) == 2)
         return int(counts.get("usage_usec", 0)) / 1e6
 
@@ -300,10 +300,14 @@ class BotGroup:
             return ""
 
     def _read_int(self, controller: str, name: str) -> int:
-        try:
-            return int(self._read(controller, name).split()[0])
-        except (ValueError, IndexError):
-            return 0
+        return _first_int(self._read(controller, name))
+
+
+def _first_int(text: str) -> int:
+    try:
+        return int(text.split()[0])
+    except (ValueError, IndexError):
+        return 0
 
 
 def join(procs_files: list[str]) -> None:

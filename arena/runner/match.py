@@ -19,7 +19,7 @@ import copy
 import hashlib
 import random
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 
 from arena.games import IllegalAction, get_game
@@ -120,8 +120,13 @@ class MatchResult:
         """The result as plain data. The log is not copied (asdict would deep-copy every
         observation of the match: the largest cost of a match after the bots' own)."""
         data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data["seats"] = [asdict(seat) for seat in self.seats]
+        data["seats"] = [flat_dict(seat) for seat in self.seats]
         return data
+
+
+def flat_dict(record) -> dict:
+    """A dataclass of plain values as a dict: `asdict`'s deep copy cost about 1 ms a match."""
+    return {f.name: getattr(record, f.name) for f in fields(record)}
 
 
 def derive_seed(seed: int, *labels: object) -> int:
@@ -162,9 +167,7 @@ class MatchLog(list):
 
     def to_json(self) -> bytes:
         """The events as one compact JSON array (what `arena.results.store.pack` stores)."""
-        from json import dumps
-
-        parts = [self.encoded.get(i) or dumps(event, separators=(",", ":")).encode() for i, event in enumerate(self)]
+        parts = [self.encoded.get(i) or protocol.encode(event)[:-1] for i, event in enumerate(self)]
         return b"[" + b",".join(parts) + b"]"
 
 
@@ -275,7 +278,7 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
         for s in seats
     ]
     return MatchResult(spec.game, options, spec.seed, players, state.teams(), scores, result_ranks,
-                       seat_results, log, {**protections.as_dict(), **asdict(limits)},
+                       seat_results, log, {**protections.as_dict(), **flat_dict(limits)},
                        started_at.isoformat(), ended_at.isoformat(),
                        round((time.monotonic() - began) * 1000, 3))
 

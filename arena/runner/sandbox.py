@@ -32,7 +32,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from arena.runner import cgroups, files, uids
@@ -82,7 +82,7 @@ class Protections:
     memory: str                 # resident (cgroup) | address space (rlimit)
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # plain values: no deep copy
 
 
 def _is_root() -> bool:
