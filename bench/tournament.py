@@ -13,8 +13,9 @@ copy per seat, each its own version), in one run side by side:
 
 Reports matches per second, each tournament as a share of the floor, 2 workers against 1,
 fresh processes against the rate measured before this work (3.2 matches/s, Five Towers 4p on
-one worker), the harness-side time per decision (the floor's wall time not spent waiting for
-a bot nor in the game engine, per decision), and the time a 200-bot two-player round-robin
+one worker), the harness-side time per decision (a decision's time in the floor less the
+bot's wait and the engine's work) and per match (the rest of the floor's time: start and end
+messages, the log, the result), and the time a 200-bot two-player round-robin
 (39,800 matches) would take, from the rate measured on the first ``--big-matches`` matches of
 such a tournament.
 """
@@ -102,8 +103,43 @@ class EngineClock:
                 setattr(self.cls, name, original)
 
 
-def floor(game: str, bots: list[str], matches: int, seed: int) -> tuple[float, float, int]:
-    """Matches/s against running bots, harness-side seconds per decision, decisions."""
+class DecideClock:
+    """Times each decision of the match loop (`arena.runner.match._decide`): the harness's
+    share of a decision is its time less the bot's wait and the engine inside it. What is left
+    of the floor's wall time after that is the harness's work per match (start and end
+    messages, the log, the result)."""
+
+    def __init__(self, engine_clock: EngineClock):
+        self.engine_clock = engine_clock
+        self.harness = 0.0
+        self.original = None
+
+    def __enter__(self):
+        import arena.runner.match as match_module
+
+        self.module, self.original = match_module, match_module._decide
+
+        def timed(seat, *args, **kwargs):
+            process = seat.process
+            waited = process.wait_seconds if process is not None else 0.0
+            engine = self.engine_clock.seconds
+            began = time.perf_counter()
+            try:
+                return self.original(seat, *args, **kwargs)
+            finally:
+                spent = time.perf_counter() - began
+                waited = (process.wait_seconds - waited) if process is not None else 0.0
+                self.harness += spent - waited - (self.engine_clock.seconds - engine)
+        match_module._decide = timed
+        return self
+
+    def __exit__(self, *exc):
+        self.module._decide = self.original
+
+
+def floor(game: str, bots: list[str], matches: int, seed: int) -> tuple[float, float, float, int]:
+    """Matches/s against running bots; harness-side seconds per decision and per match (the
+    rest); decisions."""
     from arena.games import get_game
 
     players = GAMES[game]
@@ -112,22 +148,22 @@ def floor(game: str, bots: list[str], matches: int, seed: int) -> tuple[float, f
     specs = [MatchSpec(game, bots[:players], keys.deal_seed(secret, i), bot_seeds=keys.bot_seeds(secret, i, players))
              for i in range(matches + 1)]
     play_match(specs[0], bots=live)  # start the processes: the floor has them running already
-    engine_time = 0.0
     engine = get_game(game)
     began = time.perf_counter()
     waited = 0.0
     decisions = 0
     engine_clock = EngineClock(engine)
-    with engine_clock:
+    with engine_clock, DecideClock(engine_clock) as decide_clock:
         for spec in specs[1:]:
             before = sum(p.wait_seconds for p in live.idle_processes())
             result = play_match(spec, bots=live)
             waited += sum(p.wait_seconds for p in live.idle_processes()) - before
             decisions += sum(seat.decisions for seat in result.seats)
     wall = time.perf_counter() - began
-    engine_time = engine_clock.seconds
     live.close()
-    return matches / wall, max(0.0, wall - waited - engine_time) / max(decisions, 1), decisions
+    per_decision = decide_clock.harness / max(decisions, 1)
+    per_match = max(0.0, wall - waited - engine_clock.seconds - decide_clock.harness) / matches
+    return matches / wall, per_decision, per_match, decisions
 
 
 def tournament(game: str, bots: list[str], rounds: int, workers: int, restart: str, seed: int,
@@ -179,17 +215,18 @@ def main() -> None:
         bots = random_bots(folder / game, players)
         per_round = math.comb(players, players) * players
         rounds = max(1, args.matches // per_round)
-        base, harness, _ = floor(game, bots, rounds * per_round, seed=1)
+        base, harness, per_match, _ = floor(game, bots, rounds * per_round, seed=1)
         fresh1, _ = tournament(game, bots, rounds, 1, "always", 2, folder)
         fresh2, _ = tournament(game, bots, rounds, 2, "always", 3, folder)
         reuse1, _ = tournament(game, bots, rounds, 1, "auto", 4, folder)
         reuse2, _ = tournament(game, bots, rounds, 2, "auto", 5, folder)
         against_before = f"{fresh1 / BEFORE:.1f}x" if game == "five-towers" else "-"
         print(f"{game:<13} {base:7.1f} {fresh1:9.1f} {fresh2:9.1f} {reuse1:9.1f} {reuse2:9.1f}"
-              f"  {reuse1 / base:10.0%} {reuse2 / reuse1:6.2f} {against_before:>15} {harness * 1e6:14.0f} µs")
+              f"  {reuse1 / base:10.0%} {reuse2 / reuse1:6.2f} {against_before:>15} {harness * 1e6:14.0f} µs {per_match * 1e3:11.2f} ms")
         verdicts.append((game, reuse1 / base >= 0.5, reuse2 / reuse1 >= 1.8,
                          fresh1 / BEFORE >= 3 if game == "five-towers" else None, harness <= 100e-6))
-    print("(matches per second; 'harness/decision' excludes the time bots think and the game engine)")
+    print("(matches per second; 'harness/decision': a decision's time less the bot's and the engine's;"
+          " 'harness/match': the rest of the floor's time, per match: start, end, log, result)")
     for game, half, scaling, fresh, overhead in verdicts:
         parts = [f"reuse 1 worker >= 50% of floor: {'ok' if half else 'MISSED'}",
                  f"2 workers >= 1.8x: {'ok' if scaling else 'MISSED'}",
