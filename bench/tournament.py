@@ -208,7 +208,7 @@ def main() -> None:
     os.chmod(folder, 0o755)
     print(f"sandbox {detect().mode}, {detect().resources}; {os.cpu_count()} cores; {args.matches} matches per figure")
     print(f"{'game':<13} {'floor':>7} {'fresh 1w':>9} {'fresh 2w':>9} {'reuse 1w':>9} {'reuse 2w':>9}"
-          f"  {'reuse/floor':>11} {'2w/1w':>6} {'fresh vs before':>15} {'harness/decision':>17}")
+          f"  {'reuse/floor':>11} {'2w/1w':>6} {'fresh vs before':>15} {'harness/decision':>17} {'harness/match':>14}")
     verdicts = []
     for game in args.games.split(","):
         players = GAMES[game]
