@@ -34,6 +34,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 import sqlite_utils
 
+from arena.pids import alive as process_alive
 from arena.results import ratings as trueskill_ratings
 
 DEFAULT_DB = "results/arena.db"
@@ -686,7 +687,7 @@ class Store:
             if row is None:
                 raise StoreError(f"no tournament {tournament_id}")
             runner = row["runner_pid"]
-            if row["status"] == "running" and runner and runner != pid and _alive(runner):
+            if row["status"] == "running" and runner and runner != pid and process_alive(runner):
                 raise StoreError(f"tournament {tournament_id} is being run by process {runner}")
             self.db.conn.execute("UPDATE tournaments SET status = 'running', runner_pid = ?,"
                                  " started_at = COALESCE(started_at, ?) WHERE id = ?", [pid, now(), tournament_id])
@@ -984,21 +985,9 @@ def _decode_tournament(row: dict) -> dict:
     row["options"] = json.loads(row["options"])
     row["config"] = json.loads(row["config"])
     row["format_state"] = json.loads(row["format_state"]) if row.get("format_state") else None
-    if row["status"] == "running" and row["runner_pid"] and not _alive(row["runner_pid"]):
+    if row["status"] == "running" and row["runner_pid"] and not process_alive(row["runner_pid"]):
         row["status"] = "interrupted"  # its process died without saying so (kill -9, power cut)
     return row
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    except OverflowError:
-        return False
-    return True
 
 
 _VERSION_SELECT = (

@@ -22,6 +22,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.pids import alive as process_alive
+
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct", "freezer")
 V1_REQUIRED = ("memory", "pids", "cpu")
@@ -334,7 +336,7 @@ def remove_stale(hierarchy: Hierarchy | None = None) -> int:
             continue
     for name in names:
         owner = name[len(PREFIX):].split("-", 1)[0]
-        if not owner.isdigit() or _alive(int(owner)):
+        if not owner.isdigit() or process_alive(int(owner)):
             continue
         group = BotGroup.__new__(BotGroup)
         group.hierarchy, group.limits, group._kept = hierarchy, None, {}
@@ -344,13 +346,3 @@ def remove_stale(hierarchy: Hierarchy | None = None) -> int:
         group.remove()
         removed += 1
     return removed
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True

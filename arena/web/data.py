@@ -12,6 +12,7 @@ import json
 import os
 from typing import Any
 
+from arena.pids import alive as process_alive
 from arena.games import UnknownGame, game_names, get_game
 from arena.results.leaderboard import game_leaderboard, tournament_leaderboard
 from arena.results.store import FAILURE_KINDS, SEAT_STATUSES, Store, StoreError, unpack
@@ -246,19 +247,10 @@ def rating_history(store: Store, bot_id: int) -> list[dict]:
 
 # ---- tournaments ------------------------------------------------------------------------------
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True
-    return True
-
 
 def _decode_tournament(row: dict) -> dict:
     row["options"] = json.loads(row["options"]) if row.get("options") else {}
-    if row["status"] == "running" and row["runner_pid"] and not _alive(row["runner_pid"]):
+    if row["status"] == "running" and row["runner_pid"] and not process_alive(row["runner_pid"]):
         row["status"] = "interrupted"  # as the CLI shows it: its process is gone
     del row["runner_pid"]
     return row

@@ -21,6 +21,7 @@ import os
 import signal
 import time
 
+from arena.pids import alive as process_alive
 from arena.runner import cgroups
 from arena.runner.files import remove_tree
 from arena.tournament import worker as worker_module
@@ -64,7 +65,7 @@ def sweep_stale() -> None:
         name = os.path.basename(folder)
         owner = name.split("-")[2] if name.startswith(worker_module.WORKER_PREFIX) else name.split("-")[2]
         try:
-            if not owner.isdigit() or _alive(int(owner)) or os.stat(folder).st_uid != os.geteuid():
+            if not owner.isdigit() or process_alive(int(owner)) or os.stat(folder).st_uid != os.geteuid():
                 continue
             remove_tree(folder)
         except OSError:
@@ -75,16 +76,6 @@ def _tmp() -> str:
     import tempfile
 
     return tempfile.gettempdir()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class LocalExecutor:
