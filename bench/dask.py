@@ -39,6 +39,7 @@ BENCH = str(Path(__file__).resolve().parent)
 # This file is called dask.py: its folder must not shadow the real `dask` package.
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != BENCH]
 sys.path.insert(0, str(REPO))
+from bench.benchkit import random_bots  # noqa: E402
 
 import psutil  # noqa: E402  (a dependency of distributed)
 
@@ -65,19 +66,6 @@ def trivial_play(spec, bots=None):
               "log": [{"event": "end", "scores": [float(players - i) for i in range(players)]}],
               "sandbox": {}, "started_at": "", "ended_at": "", "duration_ms": 0.0}
     return SimpleNamespace(to_dict=lambda: result)
-
-
-def random_bots(folder: Path, count: int) -> list[str]:
-    source = (REPO / "bots" / "random.py").read_text()
-    folder.mkdir(parents=True, exist_ok=True)
-    os.chmod(folder, 0o755)
-    paths = []
-    for number in range(count):
-        path = folder / f"random{number:03d}.py"
-        path.write_text(source + f"\n# copy {number}\n")
-        os.chmod(path, 0o644)
-        paths.append(str(path))
-    return paths
 
 
 class Cluster:

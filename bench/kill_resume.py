@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+from bench.benchkit import alive, children  # noqa: E402
 
 
 def arena(db: Path, *args) -> subprocess.CompletedProcess:
@@ -38,27 +40,6 @@ def tournament_args(rounds: int, workers: int) -> list[str]:
 def leaderboard(db: Path) -> list:
     out = arena(db, "leaderboard", "--game", "five-towers", "--format", "json")
     return json.loads(out.stdout)["entries"]
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                    if int(handle.read().rsplit(b")", 1)[1].split()[1]) == pid:
-                        found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        return False
 
 
 def main() -> None:

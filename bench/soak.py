@@ -23,6 +23,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
+from bench.benchkit import children  # noqa: E402
 os.environ.setdefault("ARENA_GAMES", "toy=toy_game:Toy")
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "tests"), os.environ.get("PYTHONPATH")]))
 
@@ -35,19 +36,6 @@ def sample(pid: int) -> tuple[int, int]:
         return rss, len(os.listdir(f"/proc/{pid}/fd"))
     except (OSError, StopIteration):
         return 0, 0
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for entry in os.scandir("/proc"):
-        if entry.name.isdigit():
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                    if int(handle.read().rsplit(b")", 1)[1].split()[1]) == pid:
-                        found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 def leftovers() -> dict:

@@ -34,6 +34,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+from bench.benchkit import random_bots  # noqa: E402
 
 from arena.results import keys  # noqa: E402
 from arena.results.store import Store  # noqa: E402
@@ -45,20 +46,6 @@ from arena.tournament import TournamentConfig, create, run  # noqa: E402
 GAMES = {"five-towers": 4, "agent-avenue": 2, "fifth-avenue": 3}
 GAMES_PLAYERS = GAMES
 BEFORE = 3.2  # matches/s: Five Towers, four 4-player bots, fresh processes, 1 worker (issue 11)
-
-
-def random_bots(folder: Path, count: int) -> list[str]:
-    """``count`` copies of the random bot, each with its own content (so its own version)."""
-    source = (REPO / "bots" / "random.py").read_text()
-    folder.mkdir(parents=True, exist_ok=True)
-    os.chmod(folder, 0o755)
-    paths = []
-    for number in range(count):
-        path = folder / f"random{number:03d}.py"
-        path.write_text(source + f"\n# copy {number}\n")
-        os.chmod(path, 0o644)
-        paths.append(str(path))
-    return paths
 
 
 class EngineClock:
