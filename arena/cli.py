@@ -287,9 +287,44 @@ def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots
                        executor: str | None = None, scheduler: str | None = None) -> None:
     from arena.tournament import run
 
+    # The coordinator's stop handlers stay installed until the outcome is printed (a second
+    # signal meanwhile only lands on its flag); then the caller's handlers come back, unless
+    # this process is `arena` itself leaving because of a signal (see EXITS_AFTER_COMMAND).
+    previous = _stop_handlers()
     summary = run(store, tournament_id, workers, progress=_ProgressPrinter(tournament_id), keep_bots=keep_bots,
                   restore_signals=False, executor_kind=executor, scheduler=scheduler,
                   notify=lambda line: click.echo(_printable(line), err=True))
+    try:
+        _report_run(summary, tournament_id)
+    finally:
+        if not (summary.signal and EXITS_AFTER_COMMAND):
+            _restore_handlers(previous)
+
+
+# True when this interpreter is the `arena` command (arena.entry sets it): it exits after the
+# command, so on a signal it ignores further ones instead of restoring the caller's handlers.
+# In-process callers (tests, embedding programs) always get their handlers back.
+EXITS_AFTER_COMMAND = False
+
+
+def _stop_handlers() -> dict:
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+
+
+def _restore_handlers(previous: dict) -> None:
+    import signal
+
+    for signum, handler in previous.items():
+        if handler is not None:
+            signal.signal(signum, handler)
+
+
+def _report_run(summary, tournament_id: int) -> None:
     errors = f", {summary.errors} harness errors" if summary.errors else ""
     if summary.problem:
         click.echo(f"tournament {tournament_id} stopped: {summary.played} matches played{errors},"
@@ -298,7 +333,7 @@ def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots
     if summary.interrupted:
         import signal
 
-        if summary.signal:
+        if summary.signal and EXITS_AFTER_COMMAND:
             # We are on our way out: a second signal must not kill the interpreter as it exits.
             for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
                 signal.signal(signum, signal.SIG_IGN)

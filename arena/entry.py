@@ -22,7 +22,10 @@ def main(argv: list[str] | None = None) -> None:
     try:
         import click
 
+        from arena import cli
         from arena.cli import main as command
+
+        cli.EXITS_AFTER_COMMAND = True
 
         try:
             code = command.main(args=argv, prog_name="arena", standalone_mode=False)

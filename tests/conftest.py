@@ -28,3 +28,25 @@ def test_bot():
     def path(name: str) -> str:
         return str(TEST_BOTS / name)
     return path
+
+
+_STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP", "SIGALRM")
+
+
+@pytest.fixture(autouse=True)
+def signal_handlers_are_restored():
+    """Every test leaves the process's signal handlers as it found them.
+
+    A handler left behind by an in-process CLI call is inherited by every fork-based pool
+    started later in the session, whose workers then ignore Pool.terminate() and hang it.
+    (SIGALRM: pytest-timeout's own; checked so nothing else takes it.)"""
+    import signal
+
+    before = {name: signal.getsignal(getattr(signal, name)) for name in _STOP_SIGNALS}
+    yield
+    after = {name: signal.getsignal(getattr(signal, name)) for name in _STOP_SIGNALS}
+    changed = [name for name in _STOP_SIGNALS if after[name] is not before[name] and after[name] != before[name]]
+    for name in changed:
+        if before[name] is not None:
+            signal.signal(getattr(signal, name), before[name])
+    assert not changed, f"the test left signal handlers changed: {', '.join(changed)}"

@@ -141,3 +141,31 @@ def test_the_cli_default_database_is_the_stores():
     from arena.results import store
 
     assert cli.DEFAULT_DB == store.DEFAULT_DB
+
+
+def _sleep_forever(_):
+    import time
+
+    time.sleep(3600)
+
+
+def test_an_in_process_run_gives_back_the_signal_handlers_so_a_later_pool_can_be_terminated(db, bots):
+    """The hang that once stuck CI: a coordinator's SIGTERM handler left in the test process is
+    inherited by fork-based pool workers, which then ignore Pool.terminate() for ever."""
+    import multiprocessing
+    import signal
+
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    out = arena(db, "tournament", "run", "--game", "toy", "--bots", ",".join(bots), "--seed", "4", "--workers", "1")
+    assert out.exit_code == 0, out.output
+    assert {signum: signal.getsignal(signum) for signum in before} == before
+    pool = multiprocessing.get_context("fork").Pool(1)
+    pool.map_async(_sleep_forever, [0])
+    pool.terminate()
+    finished = []
+    import threading
+
+    joiner = threading.Thread(target=lambda: (pool.join(), finished.append(True)), daemon=True)
+    joiner.start()
+    joiner.join(60)
+    assert finished, "Pool.join() did not return after terminate(): a worker ignored SIGTERM"

@@ -3,8 +3,8 @@ bot, legal in every variant, and speaking the protocol (several matches in one p
 
 The strength tests play in-process: the engine, the MCTS bot's search with a fixed playout
 budget and the heuristic bot's decision function, with fixed seeds, on a pool of two worker
-processes. They are deterministic: the measured figures (in each case's comment, and in
-bench/mcts.py) are well above the 65 % the tests require.
+processes. They are deterministic and small (20 deals, each dealt twice); the figures over
+100 deals (STRENGTH, measured with bench/mcts.py) are well above the 65 % the tests require.
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ GAMES = ("five-towers", "agent-avenue", "fifth-avenue")
 TIME = {"decision_ms": 1000, "bank_ms": 10000}
 REQUIRED = 0.65  # of the points: win 1, tie 0.5, loss 0
 
-# game -> (playouts per decision in the strength test, the points it measured over 200 matches)
+# game -> (playouts per decision in the strength test, the points bench/mcts.py measured over 200 matches)
 STRENGTH = {
     "five-towers": (10, 0.902),
     "agent-avenue": (250, 0.835),
     "fifth-avenue": (15, 0.82),
 }
-DEALS = 100  # each dealt twice, the MCTS bot in seat 0 and in seat 1
+DEALS = 20  # each dealt twice, the MCTS bot in seat 0 and in seat 1 (bench/mcts.py plays 100)
 
 
 def load(path: Path, name: str):
