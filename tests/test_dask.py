@@ -29,6 +29,7 @@ from arena.tournament import TournamentConfig, create, run  # noqa: E402
 from arena.tournament.executors import ExecutorError, bundles  # noqa: E402
 from arena.tournament.executors.dask import DaskExecutor  # noqa: E402
 from botmaker import write_bot  # noqa: E402
+from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[1]
 RANDOM_BOT = str(REPO / "bots" / "random.py")
@@ -78,7 +79,7 @@ def fresh_bot(folder: Path, name: str) -> str:
 
 
 def two_workers(client) -> list[str]:
-    client.wait_for_workers(2, timeout=30)
+    client.wait_for_workers(2, timeout=PATIENCE)
     return sorted(client.nthreads())
 
 
@@ -351,12 +352,12 @@ def test_no_distributed_or_no_scheduler_is_one_line(tmp_path, bots, monkeypatch)
 
 # ---- the command: the scheduler goes away, then resume ------------------------------------------------
 
-def arena(db, *args, timeout=120):
+def arena(db, *args, timeout=PATIENCE):
     return subprocess.run([sys.executable, "-m", "arena.cli", "--db", str(db), *args], cwd=REPO,
                           capture_output=True, text=True, timeout=timeout)
 
 
-def wait_for(predicate, process=None, seconds=60):
+def wait_for(predicate, process=None, seconds=PATIENCE):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if predicate():
@@ -403,7 +404,7 @@ def test_the_scheduler_going_away_stops_the_run_in_one_line_and_resume_finishes_
             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         wait_for(lambda: finished(db) >= 3, coordinator)
         scheduler.kill()
-        out, err = coordinator.communicate(timeout=30)
+        out, err = coordinator.communicate(timeout=PATIENCE)
     finally:
         for process in (scheduler, worker):
             if process is not None:
@@ -437,7 +438,7 @@ def test_ctrl_c_stops_a_dask_run_at_once_and_resume_completes_it(tmp_path, bots,
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     wait_for(lambda: finished(db) >= 2, coordinator)
     coordinator.send_signal(signal.SIGINT)
-    out, err = coordinator.communicate(timeout=20)
+    out, err = coordinator.communicate(timeout=PATIENCE)
     assert coordinator.returncode == 130, err
     assert "Traceback" not in err
     assert "interrupted by SIGINT" in out and "arena tournament resume 1" in out

@@ -17,6 +17,7 @@ from arena.results.store import Store
 from arena.runner.match import strip_timing
 from arena.tournament import TournamentConfig, TournamentError, create, run
 from arena.tournament.formats.gauntlet import gauntlet
+from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[1]
 GREEDY = str(REPO / "tests" / "bots" / "greedy.py")
@@ -277,7 +278,7 @@ def test_a_swiss_tournament_killed_half_way_resumes_to_the_same_end(tmp_path, ra
                                 "--format", "swiss", "--rounds", "6", "--seed", "9", "--option", "rounds=200",
                                 "--bots", ",".join(randoms[:4])], cwd=REPO, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, env=os.environ)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + PATIENCE
     while time.monotonic() < deadline:
         if db.exists():
             try:

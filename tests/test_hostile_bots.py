@@ -23,6 +23,7 @@ from arena.runner import cgroups
 from arena.runner.match import Limits, MatchSpec, play_match
 from arena.runner.sandbox import SandboxUnavailable, detect
 import hostile_kit as kit
+from waiting import PATIENCE
 
 try:
     detect("bubblewrap")
@@ -115,7 +116,7 @@ def arena_match(tmp_path, resources):
     kit.remove(planted)
 
 
-def _eventually(condition, seconds: float = 3.0) -> bool:
+def _eventually(condition, seconds: float = PATIENCE) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if condition():

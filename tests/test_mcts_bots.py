@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from arena.games import get_game
+from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[1]
 BOTS = REPO / "bots"
@@ -213,7 +214,7 @@ def test_mcts_bot_plays_several_matches_over_the_protocol(game):
         second = pipe_match(pipe, game, 3, 1, 6)
         assert first and first == second
         pipe.send({"type": "quit"})
-        assert pipe.process.wait(timeout=20) == 0
+        assert pipe.process.wait(timeout=PATIENCE) == 0
     finally:
         if pipe.process.poll() is None:
             pipe.process.kill()

@@ -19,6 +19,7 @@ from arena.results.store import Store
 from arena.tournament import TournamentConfig, create, run
 from botmaker import write_bot
 from synthetic import result
+from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[1]
 RANDOM_BOT = str(REPO / "bots" / "random.py")
@@ -85,7 +86,7 @@ def finished(db: Path) -> int:
         return 0
 
 
-def wait_for(db: Path, count: int, process, seconds: float = 60) -> None:
+def wait_for(db: Path, count: int, process, seconds: float = PATIENCE) -> None:
     deadline = time.monotonic() + seconds
     while finished(db) < count:
         assert process.poll() is None, process.communicate()
@@ -115,7 +116,7 @@ def alive(pid: int) -> bool:
         return False
 
 
-def gone(pids, seconds=10.0) -> bool:
+def gone(pids, seconds=PATIENCE) -> bool:
     deadline = time.monotonic() + seconds
     while any(alive(pid) for pid in pids):
         if time.monotonic() > deadline:
@@ -124,7 +125,7 @@ def gone(pids, seconds=10.0) -> bool:
     return True
 
 
-def arena(db, *args, timeout=120):
+def arena(db, *args, timeout=PATIENCE):
     return subprocess.run(ARENA + ["--db", str(db), *args], cwd=REPO, capture_output=True, text=True, timeout=timeout)
 
 
@@ -138,7 +139,7 @@ def leaderboard(db) -> list:
 def uninterrupted(tmp_path_factory):
     db = tmp_path_factory.mktemp("whole") / "arena.db"
     process = start(db)
-    assert process.wait(timeout=300) == 0, process.communicate()
+    assert process.wait(timeout=PATIENCE) == 0, process.communicate()
     return leaderboard(db)
 
 
@@ -160,7 +161,7 @@ def test_a_stop_signal_stops_cleanly_and_resume_equals_an_uninterrupted_run(tmp_
             (os.killpg if to_group else os.kill)(process.pid, signum)
         except ProcessLookupError:
             pass
-    out, err = process.communicate(timeout=15)
+    out, err = process.communicate(timeout=PATIENCE)
     assert process.returncode == 128 + signum, err
     assert "Traceback" not in err
     assert f"continue with: arena tournament resume 1" in out
@@ -180,7 +181,7 @@ def test_ctrl_c_right_at_the_start_is_one_line(tmp_path):
     process = start(tmp_path / "arena.db")
     time.sleep(0.1)
     os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=15)
+    out, err = process.communicate(timeout=PATIENCE)
     assert process.returncode in (130, 0), err
     assert "Traceback" not in err
 
@@ -193,7 +194,7 @@ def test_after_kill_9_of_the_coordinator_its_workers_end_by_themselves(tmp_path)
     workers = children_of(process.pid)
     assert workers
     process.kill()
-    process.wait(timeout=10)
+    process.wait(timeout=PATIENCE)
     assert gone(workers), "workers survived their coordinator"
     with Store(db, readonly=True) as store:
         assert store.tournament(1)["status"] == "interrupted"
@@ -210,7 +211,7 @@ def test_two_tournaments_at_once_on_one_new_database_with_the_same_new_bots(tmp_
                        "--workers", "1"]
     processes = [subprocess.Popen(command + ["--seed", str(n)], cwd=REPO, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True) for n in range(3)]
-    outcomes = [p.communicate(timeout=120) + (p.returncode,) for p in processes]
+    outcomes = [p.communicate(timeout=PATIENCE) + (p.returncode,) for p in processes]
     for out, err, code in outcomes:
         assert code == 0, err
         assert "Traceback" not in err

@@ -24,6 +24,7 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
 
 from arena.games import get_game
 from arena.results.store import Store
+from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[1]
 STARTER = REPO / "bots" / "starter"
@@ -212,7 +213,7 @@ def piped_choices(built_kits) -> dict[str, list[list[int]]]:
         try:
             results[kit] = [play_over_pipe(pipe, *match) for match in matches]
             pipe.send({"type": "quit"})
-            assert pipe.process.wait(timeout=10) == 0
+            assert pipe.process.wait(timeout=PATIENCE) == 0
         finally:
             if pipe.process.poll() is None:
                 pipe.process.kill()
@@ -236,7 +237,7 @@ def test_kit_exits_at_the_end_of_input(kit_folder, kit):
     pipe = Pipe(command_argv(kit_folder))
     assert pipe.ask({"type": "start", "game": "five-towers", "seat": 0, "players": 2, "seed": -5})["type"] == "ready"
     pipe.process.stdin.close()
-    assert pipe.process.wait(timeout=10) == 0
+    assert pipe.process.wait(timeout=PATIENCE) == 0
 
 
 # ------------------------------------------------------------------ the JSON code

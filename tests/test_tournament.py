@@ -16,6 +16,7 @@ from arena.results.store import Store
 from arena.tournament import TournamentConfig, TournamentError, create, load_file, run
 from botmaker import write_bot
 from synthetic import result
+from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[1]
 RANDOM_BOT = str(REPO / "bots" / "random.py")
@@ -142,7 +143,7 @@ def test_a_toml_file_with_an_unknown_key_is_refused(tmp_path):
 
 def arena(db, *args, **kwargs):
     return subprocess.run([sys.executable, "-m", "arena.cli", "--db", str(db), *args], cwd=REPO,
-                          capture_output=True, text=True, timeout=120, **kwargs)
+                          capture_output=True, text=True, timeout=PATIENCE, **kwargs)
 
 
 def start_tournament(db, bots, rounds=2):
@@ -153,7 +154,7 @@ def start_tournament(db, bots, rounds=2):
 
 
 def wait_for_finished(db, count, process):
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + PATIENCE
     while time.monotonic() < deadline:
         if db.exists():
             try:
@@ -176,13 +177,13 @@ def leaderboard_json(db):
 @pytest.mark.slow
 def test_kill_9_loses_no_finished_match_and_resume_equals_an_uninterrupted_run(tmp_path, bots):
     whole = start_tournament(tmp_path / "whole" / "arena.db", bots)
-    assert whole.wait(timeout=120) == 0, whole.communicate()
+    assert whole.wait(timeout=PATIENCE) == 0, whole.communicate()
     db = tmp_path / "killed" / "arena.db"
     process = start_tournament(db, bots)
     wait_for_finished(db, 3, process)
     assert leaderboard_json(db)  # readable while the tournament writes
     process.send_signal(signal.SIGKILL)
-    process.wait(timeout=10)
+    process.wait(timeout=PATIENCE)
     with Store(db, create=False) as store:
         before = {m["id"]: m["ended_at"] for m in store.query("SELECT id, ended_at FROM matches WHERE status = 'finished'")}
         assert 3 <= len(before) < 12
@@ -204,7 +205,7 @@ def test_ctrl_c_or_sigterm_stops_at_once_and_resume_completes_the_tournament(tmp
     process = start_tournament(db, bots)
     wait_for_finished(db, 2, process)
     process.send_signal(stop)
-    out, err = process.communicate(timeout=20)
+    out, err = process.communicate(timeout=PATIENCE)
     assert process.returncode == 128 + stop, err
     assert "arena tournament resume 1" in out
     with Store(db, create=False) as store:

@@ -14,6 +14,7 @@ from arena.entry import main as entry
 from arena.results.store import Store
 from arena.tournament import TournamentConfig, TournamentError, create, retry_errors, run
 from botmaker import write_bot
+from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[1]
 RANDOM = str(REPO / "bots" / "random.py")
@@ -30,7 +31,7 @@ def test_without_a_terminal_progress_is_plain_lines(tmp_path):
     bots = [write_bot(tmp_path / "src", "a"), RANDOM]
     done = subprocess.run([sys.executable, "-m", "arena", "--db", str(tmp_path / "arena.db"), "tournament", "run",
                            "--game", "toy", "--bots", ",".join(bots), "--rounds", "3", "--seed", "1"],
-                          cwd=REPO, capture_output=True, text=True, timeout=120)
+                          cwd=REPO, capture_output=True, text=True, timeout=PATIENCE)
     assert done.returncode == 0, done.stderr
     lines = [line for line in done.stderr.split("\n") if line.startswith("tournament 1: ")]
     assert lines[0].startswith("tournament 1: 0/6 matches")

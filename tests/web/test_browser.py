@@ -22,6 +22,7 @@ from arena.results.store import Store
 from arena.web.app import create_app
 from arena.web.export import write_replay
 from webfixtures import EVIL_DEBUG, EVIL_DEBUG_2, EVIL_NAME, play_pending
+from waiting import PATIENCE  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -36,7 +37,7 @@ def server(web_db):
     instance = uvicorn.Server(config)
     thread = threading.Thread(target=instance.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + PATIENCE
     while not instance.started:
         assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
         time.sleep(0.02)
@@ -99,7 +100,7 @@ def engine_at(web_db, match_id: int, step: int):
     return state, actions, match
 
 
-def until(check, timeout: float = 15.0, what: str = "the page") -> None:
+def until(check, timeout: float = PATIENCE, what: str = "the page") -> None:
     """Poll ``check`` (Python, through locators: the pages' CSP forbids Playwright's
     string-evaluating wait_for_function)."""
     deadline = time.monotonic() + timeout
