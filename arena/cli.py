@@ -448,12 +448,14 @@ def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, worke
 @click.pass_context
 def tournament_resume_command(ctx: click.Context, tournament_id: int, workers: int | None, executor: str | None,
                               scheduler: str | None) -> None:
-    """Play the matches of a tournament that have not finished yet."""
+    """Play the matches of a tournament that have not finished yet (an SPRT: then its verdict)."""
     with _store(ctx, create=False) as store:
         tournament = store.tournament(tournament_id)
         click.echo(f"tournament {tournament_id}: {tournament['matches_pending']} of"
                    f" {tournament['matches_total']} matches to play")
         _run_with_progress(store, tournament_id, workers, executor=executor, scheduler=scheduler)
+        if tournament["format"] == "sprt":
+            _sprt_verdict(store, tournament_id)
 
 
 @tournament_group.command("retry")
@@ -468,6 +470,8 @@ def tournament_retry_command(ctx: click.Context, tournament_id: int, workers: in
         count = retry_errors(store, tournament_id)
         click.echo(f"tournament {tournament_id}: {count} match(es) stored as harness errors to play again")
         _run_with_progress(store, tournament_id, workers)
+        if store.tournament(tournament_id)["format"] == "sprt":
+            _sprt_verdict(store, tournament_id)
 
 
 @tournament_group.command("list")
@@ -502,7 +506,7 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
         data = {key: t[key] for key in ("id", "name", "game", "players", "rounds", "seed", "options", "config",
                                         "status", "created_at", "started_at", "finished_at", "matches_total",
                                         "matches_finished", "matches_error", "matches_pending", "rated_through",
-                                        "seat_statuses", "errors")}
+                                        "seat_statuses", "errors", "sprt")}
         data["entries"] = [{k: e[k] for k in ("position", "bot", "version", "path")} for e in t["entries_list"]]
         data["leaderboard"] = json.loads(render([board], "json"))["entries"]
         click.echo(json.dumps(data, indent=2))
@@ -516,6 +520,10 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
     click.echo(f"created {t['created_at']}, started {t['started_at'] or '-'}, finished {t['finished_at'] or '-'}")
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(t["seat_statuses"].items())) or "-"
     click.echo(f"seat statuses: {statuses}")
+    if t["sprt"]:
+        from arena.results.sprt import SprtState
+
+        click.echo(SprtState(**t["sprt"]).describe())
     for error in t["errors"][:10]:
         click.echo(f"error in match {error['id']} (schedule index {error['schedule_index']}): {_printable(error['error'])}")
     click.echo("")
@@ -542,7 +550,8 @@ def _format_command_options(function):
 
 
 @main.command("sprt")
-@click.option("--bots", "bots", required=True, help="new,old: the two versions to compare (names or paths).")
+@click.option("--bots", "bots", help="new,old: the two versions to compare (names or paths).")
+@click.option("--id", "test_id", type=ID, help="Go on with this SPRT test instead of starting one.")
 @click.option("--field", multiple=True, help="With more than 2 players: the bots in the other seats.")
 @click.option("--elo0", type=click.FloatRange(-2000, 2000), default=0.0, show_default=True, help="H0: new is at most this much better.")
 @click.option("--elo1", type=click.FloatRange(-2000, 2000), default=10.0, show_default=True, help="H1: new is at least this much better.")
@@ -550,38 +559,64 @@ def _format_command_options(function):
 @click.option("--beta", type=click.FloatRange(1e-6, 0.5), default=0.05, show_default=True, help="False-negative rate.")
 @_format_command_options
 @click.pass_context
-def sprt_command(ctx: click.Context, bots: str, field: tuple, elo0: float, elo1: float, alpha: float, beta: float,
-                 game: str, players, options, seed, workers, name, restart, keep_bots, executor, scheduler, batch,
-                 max_matches, **limits) -> None:
+def sprt_command(ctx: click.Context, bots: str | None, test_id: int | None, field: tuple, elo0: float, elo1: float,
+                 alpha: float, beta: float, game: str, players, options, seed, workers, name, restart, keep_bots,
+                 executor, scheduler, batch, max_matches, **limits) -> None:
     """A/B test two versions with a sequential probability ratio test on duplicate pairs.
 
     Both versions play the same deals in the same seats (against the same --field bots with
     more than 2 players); it stops as soon as H0 or H1 is accepted, printing the
     log-likelihood ratio as it goes. Exit code 0 when H1 (new is better) is accepted, 3 for H0,
-    4 when --max-matches ran out first."""
-    if not game:
-        raise UsageProblem("an SPRT needs --game")
+    4 when --max-matches ran out first.
+
+    --id N goes on with test N as it was created (after a kill, or with a larger --max-matches
+    when its budget ran out), or just prints its verdict."""
+    if test_id is not None:
+        _continue_sprt(ctx, test_id, workers, keep_bots, executor, scheduler, max_matches)
+        return
+    if not game or not bots:
+        raise UsageProblem("an SPRT needs --game and --bots new,old (or go on with one: --id ID)")
     more = {"format": "sprt", "field": _entries(field), "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
             "batch": batch, "max_matches": max_matches}
     _create_and_run(ctx, None, game, (bots,), players, None, options, seed, workers, name, restart, None, keep_bots,
                     executor, scheduler, limits, more)
 
 
+# What `arena sprt --id` may change: how it runs and its budget, never what it tests.
+_SPRT_CONTINUE_OPTIONS = ("test_id", "workers", "keep_bots", "executor", "scheduler", "max_matches")
+
+
+def _continue_sprt(ctx: click.Context, test_id: int, workers, keep_bots, executor, scheduler,
+                   max_matches) -> None:
+    given = [name for name, value in ctx.params.items() if name not in _SPRT_CONTINUE_OPTIONS
+             and ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
+             and value not in (None, ())]
+    if given:
+        flag = next(p.opts[0] for p in ctx.command.params if p.name == given[0])
+        raise UsageProblem(f"{flag} cannot change an existing test; --id continues test {test_id} as it was"
+                           " created (it takes --workers, --keep-bots, --executor, --scheduler, --max-matches)")
+    with _store(ctx, create=False) as store:
+        tournament = store.tournament(test_id)
+        if tournament["format"] != "sprt":
+            raise click.ClickException(f"tournament {test_id} is not an SPRT test (it is a"
+                                       f" {tournament['format']} tournament; continue it with:"
+                                       f" arena tournament resume {test_id})")
+        if max_matches is not None:
+            store.set_tournament_config(test_id, {**tournament["config"], "max_matches": max_matches})
+        click.echo(f"sprt {test_id}: {tournament['matches_finished'] + tournament['matches_error']} of"
+                   f" {tournament['matches_total']} matches played so far")
+        _run_with_progress(store, test_id, workers, keep_bots, executor=executor, scheduler=scheduler)
+        _sprt_verdict(store, test_id)
+
+
 def _sprt_verdict(store, tournament_id: int) -> None:
-    state = store.tournament(tournament_id)["format_state"] or {}
-    verdict = state.get("verdict")
-    config = store.tournament(tournament_id)["config"]
-    if verdict == "H1":
-        click.echo(f"H1 accepted after {state['pairs']} pairs (LLR {state['llr']:.2f}): the new version is better"
-                   f" by at least {config['elo1']:g} Elo, with error rate {config['alpha']:g}")
-    elif verdict == "H0":
-        click.echo(f"H0 accepted after {state['pairs']} pairs (LLR {state['llr']:.2f}): the new version is not"
-                   f" better by {config['elo1']:g} Elo (at most {config['elo0']:g}), error rate {config['beta']:g}")
-        raise SystemExit(3)
-    else:
-        click.echo(f"no verdict after {state.get('pairs', 0)} pairs (LLR {state.get('llr', 0.0):.2f}):"
-                   " the match budget ran out")
-        raise SystemExit(4)
+    """Print the test's verdict; exit code 0 for H1, 3 for H0, 4 for none (budget spent)."""
+    from arena.results import sprt
+
+    state = sprt.load(store, tournament_id)
+    click.echo(state.verdict_line())
+    if state.exit_code:
+        raise SystemExit(state.exit_code)
 
 
 @main.group("ladder", cls=ArenaGroup)

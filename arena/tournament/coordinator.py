@@ -145,14 +145,15 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
     stop = _StopFlag()
     stop.install()
     owned_executor = executor is None
+    ended = False  # the plan has nothing more to play
     try:
         sweep_stale()
         if executor is None:
             keep = keep_bots if keep_bots is not None else config.get("keep_bots")
             executor = executors.make(kind, workers, keep=16 if keep is None else keep, play=play,
                                       scheduler=scheduler or config.get("scheduler"))
-        _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started,
-              notify)
+        ended = _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress,
+                      started, notify)
     except (StoreError, executors.ExecutorError) as error:
         summary.problem = str(error)
     finally:
@@ -168,7 +169,8 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
             summary.signal = stopped_by
             try:
                 summary.remaining = store.pending_count(tournament_id)
-                summary.interrupted = summary.remaining > 0
+                # A format that plans as it goes may have nothing pending between two steps.
+                summary.interrupted = summary.remaining > 0 or (dynamic and not ended)
                 store.set_tournament_status(tournament_id, "interrupted" if summary.interrupted else "finished")
             except StoreError as error:
                 summary.interrupted = True
@@ -184,7 +186,8 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
 
 
 def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started,
-          notify):
+          notify) -> bool:
+    """Play until the plan ends (True) or a signal comes (False)."""
     from arena.results import keys
 
     tournament_id = tournament["id"]
@@ -217,7 +220,7 @@ def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summar
             # Everything planned is stored: a format that plans as it goes plans its next step.
             step = _next_step(store, tournament_id, secret, notify) if dynamic else 0
             if not step:
-                break
+                return True
             total += step
             continue
         outcomes = executor.wait(timeout=1.0, wakeup_fd=stop.read_fd)
@@ -244,6 +247,7 @@ def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summar
             progress(Progress(summary.played + summary.errors, total, summary.errors, summary.failures,
                               now - started))
             next_report = now + PROGRESS_EVERY_S
+    return False
 
 
 def _next_step(store: Store, tournament_id: int, secret: str | None, notify) -> int:
@@ -262,7 +266,9 @@ def _next_step(store: Store, tournament_id: int, secret: str | None, notify) -> 
         return 0
     matches, state = step
     matches = [replace(m, seed=keys.deal_seed(secret, m.deal)) for m in matches]
-    return store.add_matches(tournament_id, matches, format_state=state)
+    added = store.add_matches(tournament_id, matches, format_state=state)
+    plan.keep(store, tournament_id)  # derived from the stored results: recomputed after a kill -9
+    return added
 
 
 def _choose(queue: deque, slot, idle: int) -> dict:
