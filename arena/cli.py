@@ -284,21 +284,15 @@ class _ProgressPrinter:
 
 
 def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots: int | None = None,
-                       executor: str | None = None, scheduler: str | None = None) -> None:
+                       executor: str | None = None, scheduler: str | None = None, *, stop) -> None:
     from arena.tournament import run
 
-    # The coordinator's stop handlers stay installed until the outcome is printed (a second
-    # signal meanwhile only lands on its flag); then the caller's handlers come back, unless
-    # this process is `arena` itself leaving because of a signal (see EXITS_AFTER_COMMAND).
-    previous = _stop_handlers()
+    # ``stop`` (from `_stopping`) stays installed until the outcome is printed: a second
+    # signal meanwhile only lands on its flag.
     summary = run(store, tournament_id, workers, progress=_ProgressPrinter(tournament_id), keep_bots=keep_bots,
-                  restore_signals=False, executor_kind=executor, scheduler=scheduler,
+                  executor_kind=executor, scheduler=scheduler, stop=stop,
                   notify=lambda line: click.echo(_printable(line), err=True))
-    try:
-        _report_run(summary, tournament_id)
-    finally:
-        if not (summary.signal and EXITS_AFTER_COMMAND):
-            _restore_handlers(previous)
+    _report_run(summary, tournament_id)
 
 
 # True when this interpreter is the `arena` command (arena.entry sets it): it exits after the
@@ -307,21 +301,23 @@ def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots
 EXITS_AFTER_COMMAND = False
 
 
-def _stop_handlers() -> dict:
-    import signal
-    import threading
+@contextlib.contextmanager
+def _stopping(held: bool):
+    """SIGINT, SIGTERM and SIGHUP in a command that runs tournaments (arena.tournament.stopping).
 
-    if threading.current_thread() is not threading.main_thread():
-        return {}
-    return {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    Until a tournament is about to be stored a signal ends the command in one line; from then
+    on (at once with ``held``: the tournament exists) it stops the run, which marks the
+    tournament interrupted and names the resume command."""
+    from arena.tournament.stopping import Interrupted, Stop
 
-
-def _restore_handlers(previous: dict) -> None:
-    import signal
-
-    for signum, handler in previous.items():
-        if handler is not None:
-            signal.signal(signum, handler)
+    stop = Stop(hold=held).install()
+    try:
+        yield stop
+    except Interrupted as stopped:
+        click.echo(f"interrupted by {stopped.name} before a tournament was stored: nothing to resume", err=True)
+        raise SystemExit(128 + stopped.signum) from None
+    finally:
+        stop.restore(handlers=not (stop.signal is not None and EXITS_AFTER_COMMAND))
 
 
 def _report_run(summary, tournament_id: int) -> None:
@@ -414,30 +410,33 @@ def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, worke
         check_config(config)
     from arena.runner.sandbox import detect
 
-    if any(config.executor == "local" for config in configs):
-        detect()  # before anything is written: bots cannot run here without a sandbox
-    with _store(ctx) as store:
-        ran = 0
-        for config in configs:
-            config, notes = available(config)
-            for note in notes:
-                click.echo(_printable(note), err=True)
-            if config is None:
-                continue
-            notes = []
-            tournament_id = create(store, config, notes)
-            for note in notes:
-                click.echo(f"note: {_printable(note)}", err=True)
-            tournament = store.tournament(tournament_id)
-            click.echo(f"tournament {tournament_id}: {tournament['game']}, {tournament['entries']} bots,"
-                       f" {tournament['players']} players, {tournament['rounds']} round(s),"
-                       f" {tournament['matches_total']} matches, seed {tournament['seed']}")
-            _run_with_progress(store, tournament_id, config.workers, config.keep_bots)  # executor: from config
-            if config.format == "sprt":
-                _sprt_verdict(store, tournament_id)
-            ran += 1
-        if not ran:
-            click.echo("no tournament could be run (see the notes above)", err=True)
+    with _stopping(held=False) as stop:
+        if any(config.executor == "local" for config in configs):
+            detect()  # before anything is written: bots cannot run here without a sandbox
+        with _store(ctx) as store:
+            ran = 0
+            for config in configs:
+                stop.release()  # no tournament in hand: a signal ends the command
+                config, notes = available(config)
+                for note in notes:
+                    click.echo(_printable(note), err=True)
+                if config is None:
+                    continue
+                notes = []
+                tournament_id = create(store, config, notes, before_storing=stop.hold)
+                for note in notes:
+                    click.echo(f"note: {_printable(note)}", err=True)
+                tournament = store.tournament(tournament_id)
+                click.echo(f"tournament {tournament_id}: {tournament['game']}, {tournament['entries']} bots,"
+                           f" {tournament['players']} players, {tournament['rounds']} round(s),"
+                           f" {tournament['matches_total']} matches, seed {tournament['seed']}")
+                # The executor: the configuration's.
+                _run_with_progress(store, tournament_id, config.workers, config.keep_bots, stop=stop)
+                if config.format == "sprt":
+                    _sprt_verdict(store, tournament_id)
+                ran += 1
+            if not ran:
+                click.echo("no tournament could be run (see the notes above)", err=True)
 
 
 @tournament_group.command("resume")
@@ -449,11 +448,11 @@ def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, worke
 def tournament_resume_command(ctx: click.Context, tournament_id: int, workers: int | None, executor: str | None,
                               scheduler: str | None) -> None:
     """Play the matches of a tournament that have not finished yet (an SPRT: then its verdict)."""
-    with _store(ctx, create=False) as store:
+    with _stopping(held=True) as stop, _store(ctx, create=False) as store:
         tournament = store.tournament(tournament_id)
         click.echo(f"tournament {tournament_id}: {tournament['matches_pending']} of"
                    f" {tournament['matches_total']} matches to play")
-        _run_with_progress(store, tournament_id, workers, executor=executor, scheduler=scheduler)
+        _run_with_progress(store, tournament_id, workers, executor=executor, scheduler=scheduler, stop=stop)
         if tournament["format"] == "sprt":
             _sprt_verdict(store, tournament_id)
 
@@ -466,10 +465,10 @@ def tournament_retry_command(ctx: click.Context, tournament_id: int, workers: in
     """Play again the matches stored as harness errors (then anything else still pending)."""
     from arena.tournament import retry_errors
 
-    with _store(ctx, create=False) as store:
+    with _stopping(held=True) as stop, _store(ctx, create=False) as store:
         count = retry_errors(store, tournament_id)
         click.echo(f"tournament {tournament_id}: {count} match(es) stored as harness errors to play again")
-        _run_with_progress(store, tournament_id, workers)
+        _run_with_progress(store, tournament_id, workers, stop=stop)
         if store.tournament(tournament_id)["format"] == "sprt":
             _sprt_verdict(store, tournament_id)
 
@@ -595,7 +594,7 @@ def _continue_sprt(ctx: click.Context, test_id: int, workers, keep_bots, executo
         flag = next(p.opts[0] for p in ctx.command.params if p.name == given[0])
         raise UsageProblem(f"{flag} cannot change an existing test; --id continues test {test_id} as it was"
                            " created (it takes --workers, --keep-bots, --executor, --scheduler, --max-matches)")
-    with _store(ctx, create=False) as store:
+    with _stopping(held=True) as stop, _store(ctx, create=False) as store:
         tournament = store.tournament(test_id)
         if tournament["format"] != "sprt":
             raise click.ClickException(f"tournament {test_id} is not an SPRT test (it is a"
@@ -605,7 +604,7 @@ def _continue_sprt(ctx: click.Context, test_id: int, workers, keep_bots, executo
             store.set_tournament_config(test_id, {**tournament["config"], "max_matches": max_matches})
         click.echo(f"sprt {test_id}: {tournament['matches_finished'] + tournament['matches_error']} of"
                    f" {tournament['matches_total']} matches played so far")
-        _run_with_progress(store, test_id, workers, keep_bots, executor=executor, scheduler=scheduler)
+        _run_with_progress(store, test_id, workers, keep_bots, executor=executor, scheduler=scheduler, stop=stop)
         _sprt_verdict(store, test_id)
 
 
@@ -651,7 +650,7 @@ def ladder_run_command(ctx: click.Context, bots: tuple, ladder_id: int | None, u
     if ladder_id is None and not game:
         raise UsageProblem("a new ladder needs --game and --bots (or go on with one: --id ID)")
     if ladder_id is not None:
-        with _store(ctx, create=False) as store:
+        with _stopping(held=True) as stop, _store(ctx, create=False) as store:
             tournament = store.tournament(ladder_id)
             if tournament["format"] != "ladder":
                 raise click.ClickException(f"tournament {ladder_id} is not a ladder")
@@ -659,7 +658,7 @@ def ladder_run_command(ctx: click.Context, bots: tuple, ladder_id: int | None, u
             config.update({"max_matches": until or max_matches or config.get("max_matches"),
                            "until_stable": until_stable or config.get("until_stable", False)})
             store.set_tournament_config(ladder_id, config)
-            _run_with_progress(store, ladder_id, workers)
+            _run_with_progress(store, ladder_id, workers, stop=stop)
             click.echo(_plan_line(store, ladder_id))
         return
     more = {"format": "ladder", "max_matches": until or max_matches or (100_000 if until_stable else None),

@@ -12,6 +12,7 @@ import os
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 from arena.games import game_names, get_game
 from arena.results import keys, sprt
@@ -160,8 +161,12 @@ def _base(source: Path) -> str:
     return name_candidates(source)[0]
 
 
-def create(store: Store, config: TournamentConfig, notes: list[str] | None = None) -> int:
-    """Check the configuration, resolve the bots, store the tournament and its schedule."""
+def create(store: Store, config: TournamentConfig, notes: list[str] | None = None,
+           before_storing: Callable[[], None] | None = None) -> int:
+    """Check the configuration, resolve the bots, store the tournament and its schedule.
+
+    ``before_storing`` is called just before the tournament's row is written (the command line
+    makes signals stop the run from there on, instead of ending the command)."""
     check_config(config)
     game = get_game(config.game)
     players = config.players or min(game.player_counts)
@@ -197,6 +202,8 @@ def create(store: Store, config: TournamentConfig, notes: list[str] | None = Non
     stored = {**as_stored(config), "players": players, "seed": seed, "options": options,
               "bots": [e.raw for e in parsed],
               "entry_limits": {str(i): e.limits for i, e in enumerate(parsed) if e.limits}}
+    if before_storing is not None:
+        before_storing()
     tournament_id = store.create_tournament(name=config.name, game=config.game, players=players,
                                             rounds=config.rounds, seed=seed, options=options, config=stored,
                                             entries=[v["id"] for v in versions], schedule=schedule, secret=secret,
