@@ -1,7 +1,8 @@
 """The `arena` command line: parse, call the library, print. No logic lives here.
 
 Every mistake is one line on stderr starting ``Error:``: exit code 1, or 2 for a mistake in
-the command line itself. Nothing a bot wrote is printed unescaped.
+the command line itself or a malformed environment variable (`arena.settings`). Nothing a bot
+wrote is printed unescaped.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class ArenaGroup(click.Group):
     """A group whose commands never end in a traceback."""
 
     def invoke(self, ctx: click.Context):
+        from arena.settings import SettingError
         from arena.text import printable
 
         try:
@@ -54,10 +56,12 @@ class ArenaGroup(click.Group):
             with contextlib.suppress(OSError):
                 sys.stdout = open(os.devnull, "w")
             raise SystemExit(1) from None
+        except SettingError as error:  # a malformed setting met on the way (the machine key's file)
+            raise UsageProblem(printable(str(error))) from None
         except _user_errors() as error:
             raise click.ClickException(printable(str(error))) from None
         except Exception as error:  # arena's own fault: still one line (ARENA_DEBUG=1 shows more)
-            if os.environ.get("ARENA_DEBUG"):
+            if os.environ.get("ARENA_DEBUG") == "1":  # checked to be 1 or 0 before any command runs
                 raise
             import sqlite3
 
@@ -77,14 +81,20 @@ class UsageProblem(click.ClickException):
 @click.version_option(__version__, prog_name="arena")
 @click.option("--db", envvar="ARENA_DB", default=DEFAULT_DB, show_default=True, metavar="PATH",
               help="The SQLite results database (also the ARENA_DB variable).")
-@click.option("--sandbox", envvar="ARENA_SANDBOX", type=click.Choice(["bubblewrap", "none"]), default="bubblewrap",
-              show_default=True, help="How bots are isolated; 'none' only for trusted bots (also ARENA_SANDBOX).")
+@click.option("--sandbox", type=click.Choice(["bubblewrap", "none"]),
+              help="How bots are isolated; 'none' only for trusted bots (default: ARENA_SANDBOX, else bubblewrap).")
 @click.pass_context
-def main(ctx: click.Context, db: str, sandbox: str) -> None:
+def main(ctx: click.Context, db: str, sandbox: str | None) -> None:
     """Tournament harness for bot competitions in Five Towers, Agent Avenue and Fifth Avenue."""
+    from arena import settings
+
+    try:
+        settings.check_environment()  # every malformed variable is refused before anything runs
+    except settings.SettingError as error:
+        raise UsageProblem(str(error)) from None
     if not db or "\0" in db:
         raise click.UsageError("--db needs a file path")
-    os.environ["ARENA_SANDBOX"] = sandbox  # worker processes inherit the choice
+    os.environ["ARENA_SANDBOX"] = sandbox or settings.sandbox_mode()  # worker processes inherit the choice
     source = ctx.get_parameter_source("db")
     ctx.obj = {"db": db, "default_db": source == click.core.ParameterSource.DEFAULT}
 
