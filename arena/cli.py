@@ -388,9 +388,14 @@ def _entries(values: tuple) -> list[str]:
     return [entry.strip() for value in values for entry in value.split(",") if entry.strip()]
 
 
-def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, workers, name, restart, duplicate,
-                    keep_bots, executor, scheduler, limits, more: dict) -> None:
+def _create_and_run(ctx, *args) -> None:
     """Create the tournaments of FILE or of the flags, and play each (every format's command)."""
+    with _stopping(held=False) as stop:
+        _create_and_run_stoppable(stop, ctx, *args)
+
+
+def _create_and_run_stoppable(stop, ctx, file, game, bots, players, rounds, options, seed, workers, name, restart,
+                              duplicate, keep_bots, executor, scheduler, limits, more: dict) -> None:
     from arena.tournament import TournamentConfig, available, check_config, create, load_file, parse_options
 
     limit_overrides = _limits_given(limits)
@@ -420,33 +425,31 @@ def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, worke
         check_config(config)
     from arena.runner.sandbox import detect
 
-    with _stopping(held=False) as stop:
-        if any(config.executor == "local" for config in configs):
-            detect()  # before anything is written: bots cannot run here without a sandbox
-        with _store(ctx) as store:
-            ran = 0
-            for config in configs:
-                stop.release()  # no tournament in hand: a signal ends the command
-                config, notes = available(config)
-                for note in notes:
-                    click.echo(_printable(note), err=True)
-                if config is None:
-                    continue
-                notes = []
-                tournament_id = create(store, config, notes, before_storing=stop.hold)
-                for note in notes:
-                    click.echo(f"note: {_printable(note)}", err=True)
-                tournament = store.tournament(tournament_id)
-                click.echo(f"tournament {tournament_id}: {tournament['game']}, {tournament['entries']} bots,"
-                           f" {tournament['players']} players, {tournament['rounds']} round(s),"
-                           f" {tournament['matches_total']} matches, seed {tournament['seed']}")
-                # The executor: the configuration's.
-                _run_with_progress(store, tournament_id, config.workers, config.keep_bots, stop=stop)
-                if config.format == "sprt":
-                    _sprt_verdict(store, tournament_id)
-                ran += 1
-            if not ran:
-                click.echo("no tournament could be run (see the notes above)", err=True)
+    if any(config.executor == "local" for config in configs):
+        detect()  # before anything is written: bots cannot run here without a sandbox
+    with _store(ctx) as store:
+        ran = 0
+        for config in configs:
+            stop.release()  # no tournament in hand: a signal ends the command
+            config, notes = available(config)
+            for note in notes:
+                click.echo(_printable(note), err=True)
+            if config is None:
+                continue
+            notes = []
+            tournament_id = create(store, config, notes, before_storing=stop.hold)
+            for note in notes:
+                click.echo(f"note: {_printable(note)}", err=True)
+            tournament = store.tournament(tournament_id)
+            click.echo(f"tournament {tournament_id}: {tournament['game']}, {tournament['entries']} bots,"
+                       f" {tournament['players']} players, {tournament['rounds']} round(s),"
+                       f" {tournament['matches_total']} matches, seed {tournament['seed']}")
+            _run_with_progress(store, tournament_id, config.workers, config.keep_bots, stop=stop)  # config's executor
+            if config.format == "sprt":
+                _sprt_verdict(store, tournament_id)
+            ran += 1
+        if not ran:
+            click.echo("no tournament could be run (see the notes above)", err=True)
 
 
 @tournament_group.command("resume")
