@@ -381,6 +381,10 @@ def test_the_sprt_state_is_stored_from_the_start(tmp_path, randoms):
             (-5, 25, 0.1, 0.02, 0, 0.0, None)
         assert (state.lower, state.upper) == statistics.sprt_bounds(0.1, 0.02)
         assert store.one("SELECT COUNT(*) AS n FROM sprt_tests")["n"] == 1
+        # A budget of one batch is not spent before that batch is played.
+        small = create(store, TournamentConfig(game="toy", bots=randoms[2:4], format="sprt", batch=4,
+                                               max_matches=8, seed=1))
+        assert store.tournament(small)["matches_total"] == 8 and sprt.load(store, small).verdict is None
 
 
 def test_sprt_id_goes_on_with_a_test_whose_budget_ran_out_when_given_a_larger_one(tmp_path, randoms):

@@ -278,17 +278,17 @@ class Sprt(Plan):
                 scores.append(1.0 if new < old else 0.5 if new == old else 0.0)
         return scores
 
-    def state(self, stored: Stored) -> sprt.SprtState:
-        """The test's state after the stored pairs (`arena.results.sprt.compute`)."""
-        return sprt.compute(self.pairs(stored), self.elo0, self.elo1, self.alpha, self.beta,
-                            budget_spent=stored.scheduled >= self.max_matches)
+    def state(self, stored: Stored, budget_spent: bool = False) -> sprt.SprtState:
+        """The test's state after the stored pairs (`arena.results.sprt.compute`); with
+        ``budget_spent`` (every match it may play is played) it is over without a verdict."""
+        return sprt.compute(self.pairs(stored), self.elo0, self.elo1, self.alpha, self.beta, budget_spent)
 
     def first_batch(self) -> list[ScheduledMatch]:
         stored = Stored({"config": {}}, [], [], 0, 0, 0)
         return self._batch(stored, 0)
 
     def next_batch(self, stored: Stored):
-        self.last_state = self.state(stored)
+        self.last_state = self.state(stored, budget_spent=stored.scheduled >= self.max_matches)
         state = {"verdict": self.last_state.verdict, "pairs": self.last_state.pairs, "llr": self.last_state.llr}
         if self.last_state.verdict is not None:
             return [], state
