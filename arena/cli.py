@@ -1,7 +1,8 @@
 """The `arena` command line: parse, call the library, print. No logic lives here.
 
 Every mistake is one line on stderr starting ``Error:``: exit code 1, or 2 for a mistake in
-the command line itself. Nothing a bot wrote is printed unescaped.
+the command line itself or a malformed environment variable (`arena.settings`). Nothing a bot
+wrote is printed unescaped.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class ArenaGroup(click.Group):
     """A group whose commands never end in a traceback."""
 
     def invoke(self, ctx: click.Context):
+        from arena.settings import SettingError
         from arena.text import printable
 
         try:
@@ -54,10 +56,12 @@ class ArenaGroup(click.Group):
             with contextlib.suppress(OSError):
                 sys.stdout = open(os.devnull, "w")
             raise SystemExit(1) from None
+        except SettingError as error:  # a malformed setting met on the way (the machine key's file)
+            raise UsageProblem(printable(str(error))) from None
         except _user_errors() as error:
             raise click.ClickException(printable(str(error))) from None
         except Exception as error:  # arena's own fault: still one line (ARENA_DEBUG=1 shows more)
-            if os.environ.get("ARENA_DEBUG"):
+            if os.environ.get("ARENA_DEBUG") == "1":  # checked to be 1 or 0 before any command runs
                 raise
             import sqlite3
 
@@ -77,14 +81,20 @@ class UsageProblem(click.ClickException):
 @click.version_option(__version__, prog_name="arena")
 @click.option("--db", envvar="ARENA_DB", default=DEFAULT_DB, show_default=True, metavar="PATH",
               help="The SQLite results database (also the ARENA_DB variable).")
-@click.option("--sandbox", envvar="ARENA_SANDBOX", type=click.Choice(["bubblewrap", "none"]), default="bubblewrap",
-              show_default=True, help="How bots are isolated; 'none' only for trusted bots (also ARENA_SANDBOX).")
+@click.option("--sandbox", type=click.Choice(["bubblewrap", "none"]),
+              help="How bots are isolated; 'none' only for trusted bots (default: ARENA_SANDBOX, else bubblewrap).")
 @click.pass_context
-def main(ctx: click.Context, db: str, sandbox: str) -> None:
+def main(ctx: click.Context, db: str, sandbox: str | None) -> None:
     """Tournament harness for bot competitions in Five Towers, Agent Avenue and Fifth Avenue."""
+    from arena import settings
+
+    try:
+        settings.check_environment()  # every malformed variable is refused before anything runs
+    except settings.SettingError as error:
+        raise UsageProblem(str(error)) from None
     if not db or "\0" in db:
         raise click.UsageError("--db needs a file path")
-    os.environ["ARENA_SANDBOX"] = sandbox  # worker processes inherit the choice
+    os.environ["ARENA_SANDBOX"] = sandbox or settings.sandbox_mode()  # worker processes inherit the choice
     source = ctx.get_parameter_source("db")
     ctx.obj = {"db": db, "default_db": source == click.core.ParameterSource.DEFAULT}
 
@@ -284,21 +294,15 @@ class _ProgressPrinter:
 
 
 def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots: int | None = None,
-                       executor: str | None = None, scheduler: str | None = None) -> None:
+                       executor: str | None = None, scheduler: str | None = None, *, stop) -> None:
     from arena.tournament import run
 
-    # The coordinator's stop handlers stay installed until the outcome is printed (a second
-    # signal meanwhile only lands on its flag); then the caller's handlers come back, unless
-    # this process is `arena` itself leaving because of a signal (see EXITS_AFTER_COMMAND).
-    previous = _stop_handlers()
+    # ``stop`` (from `_stopping`) stays installed until the outcome is printed: a second
+    # signal meanwhile only lands on its flag.
     summary = run(store, tournament_id, workers, progress=_ProgressPrinter(tournament_id), keep_bots=keep_bots,
-                  restore_signals=False, executor_kind=executor, scheduler=scheduler,
+                  executor_kind=executor, scheduler=scheduler, stop=stop,
                   notify=lambda line: click.echo(_printable(line), err=True))
-    try:
-        _report_run(summary, tournament_id)
-    finally:
-        if not (summary.signal and EXITS_AFTER_COMMAND):
-            _restore_handlers(previous)
+    _report_run(summary, tournament_id)
 
 
 # True when this interpreter is the `arena` command (arena.entry sets it): it exits after the
@@ -307,21 +311,23 @@ def _run_with_progress(store, tournament_id: int, workers: int | None, keep_bots
 EXITS_AFTER_COMMAND = False
 
 
-def _stop_handlers() -> dict:
-    import signal
-    import threading
+@contextlib.contextmanager
+def _stopping(held: bool):
+    """SIGINT, SIGTERM and SIGHUP in a command that runs tournaments (arena.tournament.stopping).
 
-    if threading.current_thread() is not threading.main_thread():
-        return {}
-    return {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    Until a tournament is about to be stored a signal ends the command in one line; from then
+    on (at once with ``held``: the tournament exists) it stops the run, which marks the
+    tournament interrupted and names the resume command."""
+    from arena.tournament.stopping import Interrupted, Stop
 
-
-def _restore_handlers(previous: dict) -> None:
-    import signal
-
-    for signum, handler in previous.items():
-        if handler is not None:
-            signal.signal(signum, handler)
+    stop = Stop(hold=held).install()
+    try:
+        yield stop
+    except Interrupted as stopped:
+        click.echo(f"interrupted by {stopped.name} before a tournament was stored: nothing to resume", err=True)
+        raise SystemExit(128 + stopped.signum) from None
+    finally:
+        stop.restore(handlers=not (stop.signal is not None and EXITS_AFTER_COMMAND))
 
 
 def _report_run(summary, tournament_id: int) -> None:
@@ -382,9 +388,14 @@ def _entries(values: tuple) -> list[str]:
     return [entry.strip() for value in values for entry in value.split(",") if entry.strip()]
 
 
-def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, workers, name, restart, duplicate,
-                    keep_bots, executor, scheduler, limits, more: dict) -> None:
+def _create_and_run(ctx, *args) -> None:
     """Create the tournaments of FILE or of the flags, and play each (every format's command)."""
+    with _stopping(held=False) as stop:
+        _create_and_run_stoppable(stop, ctx, *args)
+
+
+def _create_and_run_stoppable(stop, ctx, file, game, bots, players, rounds, options, seed, workers, name, restart,
+                              duplicate, keep_bots, executor, scheduler, limits, more: dict) -> None:
     from arena.tournament import TournamentConfig, available, check_config, create, load_file, parse_options
 
     limit_overrides = _limits_given(limits)
@@ -419,20 +430,21 @@ def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, worke
     with _store(ctx) as store:
         ran = 0
         for config in configs:
+            stop.release()  # no tournament in hand: a signal ends the command
             config, notes = available(config)
             for note in notes:
                 click.echo(_printable(note), err=True)
             if config is None:
                 continue
             notes = []
-            tournament_id = create(store, config, notes)
+            tournament_id = create(store, config, notes, before_storing=stop.hold)
             for note in notes:
                 click.echo(f"note: {_printable(note)}", err=True)
             tournament = store.tournament(tournament_id)
             click.echo(f"tournament {tournament_id}: {tournament['game']}, {tournament['entries']} bots,"
                        f" {tournament['players']} players, {tournament['rounds']} round(s),"
                        f" {tournament['matches_total']} matches, seed {tournament['seed']}")
-            _run_with_progress(store, tournament_id, config.workers, config.keep_bots)  # executor: from config
+            _run_with_progress(store, tournament_id, config.workers, config.keep_bots, stop=stop)  # config's executor
             if config.format == "sprt":
                 _sprt_verdict(store, tournament_id)
             ran += 1
@@ -448,12 +460,14 @@ def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, worke
 @click.pass_context
 def tournament_resume_command(ctx: click.Context, tournament_id: int, workers: int | None, executor: str | None,
                               scheduler: str | None) -> None:
-    """Play the matches of a tournament that have not finished yet."""
-    with _store(ctx, create=False) as store:
+    """Play the matches of a tournament that have not finished yet (an SPRT: then its verdict)."""
+    with _stopping(held=True) as stop, _store(ctx, create=False) as store:
         tournament = store.tournament(tournament_id)
         click.echo(f"tournament {tournament_id}: {tournament['matches_pending']} of"
                    f" {tournament['matches_total']} matches to play")
-        _run_with_progress(store, tournament_id, workers, executor=executor, scheduler=scheduler)
+        _run_with_progress(store, tournament_id, workers, executor=executor, scheduler=scheduler, stop=stop)
+        if tournament["format"] == "sprt":
+            _sprt_verdict(store, tournament_id)
 
 
 @tournament_group.command("retry")
@@ -464,10 +478,12 @@ def tournament_retry_command(ctx: click.Context, tournament_id: int, workers: in
     """Play again the matches stored as harness errors (then anything else still pending)."""
     from arena.tournament import retry_errors
 
-    with _store(ctx, create=False) as store:
+    with _stopping(held=True) as stop, _store(ctx, create=False) as store:
         count = retry_errors(store, tournament_id)
         click.echo(f"tournament {tournament_id}: {count} match(es) stored as harness errors to play again")
-        _run_with_progress(store, tournament_id, workers)
+        _run_with_progress(store, tournament_id, workers, stop=stop)
+        if store.tournament(tournament_id)["format"] == "sprt":
+            _sprt_verdict(store, tournament_id)
 
 
 @tournament_group.command("list")
@@ -502,7 +518,7 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
         data = {key: t[key] for key in ("id", "name", "game", "players", "rounds", "seed", "options", "config",
                                         "status", "created_at", "started_at", "finished_at", "matches_total",
                                         "matches_finished", "matches_error", "matches_pending", "rated_through",
-                                        "seat_statuses", "errors")}
+                                        "seat_statuses", "errors", "sprt")}
         data["entries"] = [{k: e[k] for k in ("position", "bot", "version", "path")} for e in t["entries_list"]]
         data["leaderboard"] = json.loads(render([board], "json"))["entries"]
         click.echo(json.dumps(data, indent=2))
@@ -516,6 +532,10 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
     click.echo(f"created {t['created_at']}, started {t['started_at'] or '-'}, finished {t['finished_at'] or '-'}")
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(t["seat_statuses"].items())) or "-"
     click.echo(f"seat statuses: {statuses}")
+    if t["sprt"]:
+        from arena.results.sprt import SprtState
+
+        click.echo(SprtState(**t["sprt"]).describe())
     for error in t["errors"][:10]:
         click.echo(f"error in match {error['id']} (schedule index {error['schedule_index']}): {_printable(error['error'])}")
     click.echo("")
@@ -542,7 +562,8 @@ def _format_command_options(function):
 
 
 @main.command("sprt")
-@click.option("--bots", "bots", required=True, help="new,old: the two versions to compare (names or paths).")
+@click.option("--bots", "bots", help="new,old: the two versions to compare (names or paths).")
+@click.option("--id", "test_id", type=ID, help="Go on with this SPRT test instead of starting one.")
 @click.option("--field", multiple=True, help="With more than 2 players: the bots in the other seats.")
 @click.option("--elo0", type=click.FloatRange(-2000, 2000), default=0.0, show_default=True, help="H0: new is at most this much better.")
 @click.option("--elo1", type=click.FloatRange(-2000, 2000), default=10.0, show_default=True, help="H1: new is at least this much better.")
@@ -550,38 +571,64 @@ def _format_command_options(function):
 @click.option("--beta", type=click.FloatRange(1e-6, 0.5), default=0.05, show_default=True, help="False-negative rate.")
 @_format_command_options
 @click.pass_context
-def sprt_command(ctx: click.Context, bots: str, field: tuple, elo0: float, elo1: float, alpha: float, beta: float,
-                 game: str, players, options, seed, workers, name, restart, keep_bots, executor, scheduler, batch,
-                 max_matches, **limits) -> None:
+def sprt_command(ctx: click.Context, bots: str | None, test_id: int | None, field: tuple, elo0: float, elo1: float,
+                 alpha: float, beta: float, game: str, players, options, seed, workers, name, restart, keep_bots,
+                 executor, scheduler, batch, max_matches, **limits) -> None:
     """A/B test two versions with a sequential probability ratio test on duplicate pairs.
 
     Both versions play the same deals in the same seats (against the same --field bots with
     more than 2 players); it stops as soon as H0 or H1 is accepted, printing the
     log-likelihood ratio as it goes. Exit code 0 when H1 (new is better) is accepted, 3 for H0,
-    4 when --max-matches ran out first."""
-    if not game:
-        raise UsageProblem("an SPRT needs --game")
+    4 when --max-matches ran out first.
+
+    --id N goes on with test N as it was created (after a kill, or with a larger --max-matches
+    when its budget ran out), or just prints its verdict."""
+    if test_id is not None:
+        _continue_sprt(ctx, test_id, workers, keep_bots, executor, scheduler, max_matches)
+        return
+    if not game or not bots:
+        raise UsageProblem("an SPRT needs --game and --bots new,old (or go on with one: --id ID)")
     more = {"format": "sprt", "field": _entries(field), "elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta,
             "batch": batch, "max_matches": max_matches}
     _create_and_run(ctx, None, game, (bots,), players, None, options, seed, workers, name, restart, None, keep_bots,
                     executor, scheduler, limits, more)
 
 
+# What `arena sprt --id` may change: how it runs and its budget, never what it tests.
+_SPRT_CONTINUE_OPTIONS = ("test_id", "workers", "keep_bots", "executor", "scheduler", "max_matches")
+
+
+def _continue_sprt(ctx: click.Context, test_id: int, workers, keep_bots, executor, scheduler,
+                   max_matches) -> None:
+    given = [name for name, value in ctx.params.items() if name not in _SPRT_CONTINUE_OPTIONS
+             and ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)
+             and value not in (None, ())]
+    if given:
+        flag = next(p.opts[0] for p in ctx.command.params if p.name == given[0])
+        raise UsageProblem(f"{flag} cannot change an existing test; --id continues test {test_id} as it was"
+                           " created (it takes --workers, --keep-bots, --executor, --scheduler, --max-matches)")
+    with _stopping(held=True) as stop, _store(ctx, create=False) as store:
+        tournament = store.tournament(test_id)
+        if tournament["format"] != "sprt":
+            raise click.ClickException(f"tournament {test_id} is not an SPRT test (it is a"
+                                       f" {tournament['format']} tournament; continue it with:"
+                                       f" arena tournament resume {test_id})")
+        if max_matches is not None:
+            store.set_tournament_config(test_id, {**tournament["config"], "max_matches": max_matches})
+        click.echo(f"sprt {test_id}: {tournament['matches_finished'] + tournament['matches_error']} of"
+                   f" {tournament['matches_total']} matches played so far")
+        _run_with_progress(store, test_id, workers, keep_bots, executor=executor, scheduler=scheduler, stop=stop)
+        _sprt_verdict(store, test_id)
+
+
 def _sprt_verdict(store, tournament_id: int) -> None:
-    state = store.tournament(tournament_id)["format_state"] or {}
-    verdict = state.get("verdict")
-    config = store.tournament(tournament_id)["config"]
-    if verdict == "H1":
-        click.echo(f"H1 accepted after {state['pairs']} pairs (LLR {state['llr']:.2f}): the new version is better"
-                   f" by at least {config['elo1']:g} Elo, with error rate {config['alpha']:g}")
-    elif verdict == "H0":
-        click.echo(f"H0 accepted after {state['pairs']} pairs (LLR {state['llr']:.2f}): the new version is not"
-                   f" better by {config['elo1']:g} Elo (at most {config['elo0']:g}), error rate {config['beta']:g}")
-        raise SystemExit(3)
-    else:
-        click.echo(f"no verdict after {state.get('pairs', 0)} pairs (LLR {state.get('llr', 0.0):.2f}):"
-                   " the match budget ran out")
-        raise SystemExit(4)
+    """Print the test's verdict; exit code 0 for H1, 3 for H0, 4 for none (budget spent)."""
+    from arena.results import sprt
+
+    state = sprt.load(store, tournament_id)
+    click.echo(state.verdict_line())
+    if state.exit_code:
+        raise SystemExit(state.exit_code)
 
 
 @main.group("ladder", cls=ArenaGroup)
@@ -616,7 +663,7 @@ def ladder_run_command(ctx: click.Context, bots: tuple, ladder_id: int | None, u
     if ladder_id is None and not game:
         raise UsageProblem("a new ladder needs --game and --bots (or go on with one: --id ID)")
     if ladder_id is not None:
-        with _store(ctx, create=False) as store:
+        with _stopping(held=True) as stop, _store(ctx, create=False) as store:
             tournament = store.tournament(ladder_id)
             if tournament["format"] != "ladder":
                 raise click.ClickException(f"tournament {ladder_id} is not a ladder")
@@ -624,7 +671,7 @@ def ladder_run_command(ctx: click.Context, bots: tuple, ladder_id: int | None, u
             config.update({"max_matches": until or max_matches or config.get("max_matches"),
                            "until_stable": until_stable or config.get("until_stable", False)})
             store.set_tournament_config(ladder_id, config)
-            _run_with_progress(store, ladder_id, workers)
+            _run_with_progress(store, ladder_id, workers, stop=stop)
             click.echo(_plan_line(store, ladder_id))
         return
     more = {"format": "ladder", "max_matches": until or max_matches or (100_000 if until_stable else None),

@@ -4,6 +4,7 @@ and resumable."""
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import statistics as stats
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.results import statistics
+from arena.results import sprt, statistics
 from arena.results.store import Store
 from arena.runner.match import strip_timing
 from arena.tournament import TournamentConfig, TournamentError, create, run
@@ -295,3 +296,144 @@ def test_a_swiss_tournament_killed_half_way_resumes_to_the_same_end(tmp_path, ra
         assert store.tournament(tournament_id)["status"] == "interrupted"
         run(store, tournament_id, workers=1)
         assert logs_and_board(store, tournament_id) == whole
+
+
+# ---- SPRT state: stored with the test, reported on resume, continued by id -----------------------
+
+def arena_cli(db, *args):
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    return CliRunner().invoke(main, ["--db", str(db), *args], catch_exceptions=False)
+
+
+def kill_when(process, db: Path, sql: str, timeout: float = 120) -> None:
+    """SIGKILL ``process`` as soon as ``sql`` (a COUNT) finds a row in ``db`` (it must, in time)."""
+    import signal
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        if db.exists():
+            try:
+                with Store(db, readonly=True) as store:
+                    if store.one(sql)["n"]:
+                        break
+            except Exception:
+                pass  # the schema may still be being created
+        time.sleep(0.02)
+    assert process.poll() is None, "the run ended before the moment to kill it"
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
+SPRT_ARGS = ["--game", "toy", "--elo0", "0", "--elo1", "15", "--batch", "4", "--seed", "5", "--option", "rounds=150"]
+
+
+def test_an_sprt_killed_with_sigkill_resumes_to_its_verdict_exit_code_and_stored_state(tmp_path, randoms):
+    import os
+    import subprocess
+    import sys
+
+    config = TournamentConfig(game="toy", bots=randoms[:2], format="sprt", elo0=0, elo1=15, batch=4, seed=5,
+                              options={"rounds": 150})
+    (whole, _), finished = played_with(tmp_path, config, 2, "whole")
+    assert finished["format_state"]["verdict"] == "H0"
+    with Store(tmp_path / "whole.db", readonly=True) as store:
+        expected = sprt.load(store, finished["id"]).as_dict()
+    db = tmp_path / "killed.db"
+    process = subprocess.Popen([sys.executable, "-m", "arena", "--db", str(db), "sprt", *SPRT_ARGS, "--workers", "2",
+                                "--bots", ",".join(randoms[:2])], cwd=REPO, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env=os.environ)
+    # The third batch is planned: two steps' states are behind it, many pairs still to play.
+    kill_when(process, db, "SELECT COUNT(*) AS n FROM matches WHERE round >= 2")
+    with Store(db) as store:
+        tournament_id = store.tournaments()[0]["id"]
+        assert store.tournament(tournament_id)["status"] == "interrupted"
+        assert sprt.load(store, tournament_id).verdict is None  # killed before the verdict
+
+    resumed = arena_cli(db, "tournament", "resume", str(tournament_id), "--workers", "2")
+    assert resumed.exit_code == 3, resumed.output  # the documented code for H0
+    assert resumed.stdout.splitlines()[-1].startswith(f"H0 accepted after {expected['pairs']} pairs")
+    with Store(db, readonly=True) as store:
+        assert logs_and_board(store, tournament_id)[0] == whole
+        assert {**sprt.load(store, tournament_id).as_dict(), "updated_at": None} == {**expected, "updated_at": None}
+
+    shown = arena_cli(db, "tournament", "show", str(tournament_id))
+    assert (f"sprt: elo0 0, elo1 15, alpha 0.05, beta 0.05: LLR {expected['llr']:.2f} after {expected['pairs']}"
+            " pairs in [-2.94, 2.94]; H0 accepted") in shown.stdout
+    as_json = json.loads(arena_cli(db, "tournament", "show", str(tournament_id), "--json").stdout)["sprt"]
+    assert {key: as_json[key] for key in ("elo0", "elo1", "alpha", "beta", "pairs", "verdict", "statistic")} == \
+        {"elo0": 0.0, "elo1": 15.0, "alpha": 0.05, "beta": 0.05, "pairs": expected["pairs"], "verdict": "H0",
+         "statistic": "gsprt-normal"}
+    assert as_json["lower"] == pytest.approx(-2.944, abs=1e-3) and as_json["llr"] == pytest.approx(expected["llr"])
+
+    again = arena_cli(db, "sprt", "--id", str(tournament_id))
+    assert again.exit_code == 3 and again.stdout.splitlines()[-1].startswith("H0 accepted")
+
+
+def test_the_sprt_state_is_stored_from_the_start(tmp_path, randoms):
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="toy", bots=randoms[:2], format="sprt", elo0=-5,
+                                                       elo1=25, alpha=0.1, beta=0.02, seed=1))
+        state = sprt.load(store, tournament_id)
+        assert (state.elo0, state.elo1, state.alpha, state.beta, state.pairs, state.llr, state.verdict) == \
+            (-5, 25, 0.1, 0.02, 0, 0.0, None)
+        assert (state.lower, state.upper) == statistics.sprt_bounds(0.1, 0.02)
+        assert store.one("SELECT COUNT(*) AS n FROM sprt_tests")["n"] == 1
+        # A budget of one batch is not spent before that batch is played.
+        small = create(store, TournamentConfig(game="toy", bots=randoms[2:4], format="sprt", batch=4,
+                                               max_matches=8, seed=1))
+        assert store.tournament(small)["matches_total"] == 8 and sprt.load(store, small).verdict is None
+
+
+def test_sprt_id_goes_on_with_a_test_whose_budget_ran_out_when_given_a_larger_one(tmp_path, randoms):
+    db = tmp_path / "arena.db"
+    first = arena_cli(db, "sprt", *SPRT_ARGS, "--bots", ",".join(randoms[:2]), "--max-matches", "8")
+    assert first.exit_code == 4, first.output
+    assert first.stdout.splitlines()[-1].startswith("no verdict after 4 pairs")
+    more = arena_cli(db, "sprt", "--id", "1", "--max-matches", "400", "--workers", "2")
+    assert more.exit_code == 3, more.output
+    with Store(db, readonly=True) as store:
+        assert sprt.load(store, 1).verdict == "H0" and store.tournament(1)["config"]["max_matches"] == 400
+
+
+def test_sprt_id_refuses_a_tournament_that_is_no_sprt_and_options_that_would_change_the_test(tmp_path, randoms):
+    db = tmp_path / "arena.db"
+    assert arena_cli(db, "tournament", "run", "--game", "toy", "--bots", ",".join(randoms[:2])).exit_code == 0
+    assert arena_cli(db, "sprt", *SPRT_ARGS, "--bots", ",".join(randoms[2:4]), "--max-matches", "4").exit_code == 4
+    other = arena_cli(db, "sprt", "--id", "1")
+    assert other.exit_code == 1
+    assert other.stderr.splitlines() == ["Error: tournament 1 is not an SPRT test (it is a round-robin tournament;"
+                                         " continue it with: arena tournament resume 1)"]
+    for args in (["--elo1", "30"], ["--bots", "a,b"], ["--seed", "3"], ["--decision-ms", "50"]):
+        changed = arena_cli(db, "sprt", "--id", "2", *args)
+        assert changed.exit_code == 2 and len(changed.stderr.splitlines()) == 1
+        assert changed.stderr.startswith(f"Error: {args[0]} cannot change an existing test")
+    missing = arena_cli(db, "sprt", "--id", "99")
+    assert missing.exit_code == 1 and missing.stderr.splitlines() == ["Error: no tournament 99"]
+
+
+def test_a_database_from_before_the_sprt_table_reads_as_it_is_and_upgrades_with_its_state(tmp_path, randoms):
+    import sqlite3
+
+    db = tmp_path / "arena.db"
+    with Store(db) as store:
+        tournament_id = create(store, TournamentConfig(game="toy", bots=randoms[:2], format="sprt", elo1=60,
+                                                       batch=4, seed=5))
+        run(store, tournament_id, workers=1)
+        expected = sprt.load(store, tournament_id)
+    connection = sqlite3.connect(db)  # what schema 2 had: the state only in format_state
+    connection.execute("DROP TABLE sprt_tests")
+    connection.execute("PRAGMA user_version = 2")
+    connection.commit()
+    connection.close()
+    with Store(db, readonly=True) as store:
+        assert sprt.load(store, tournament_id).as_dict() == {**expected.as_dict(), "updated_at": None}
+    shown = arena_cli(db, "tournament", "show", str(tournament_id))
+    assert shown.exit_code == 0 and "; H0 accepted" in shown.stdout
+    with Store(db) as store:  # a writer upgrades it
+        assert store.one("PRAGMA user_version")["user_version"] == 3
+        row = store.one("SELECT pairs, verdict, llr FROM sprt_tests WHERE tournament_id = ?", [tournament_id])
+        assert row == {"pairs": expected.pairs, "verdict": "H0", "llr": expected.llr}

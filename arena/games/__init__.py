@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 
 from arena.games.base import Game, GameError, GameState, IllegalAction, Option, OptionError
 
@@ -18,16 +19,41 @@ REGISTRY: dict[str, str] = {
 }
 
 
+BUILT_IN = tuple(REGISTRY)
+
 # More games from the environment: ARENA_GAMES="name=package.module:Class,other=mod:Cls".
 # Worker processes inherit the environment, so a game added this way plays in tournaments too.
+# (Parsed here, not in arena.settings: bots import this package in the sandbox, without the rest.)
 EXTRA_GAMES_VARIABLE = "ARENA_GAMES"
+EXTRA_GAMES_FORM = "name=module:Class entries separated by commas (e.g. mygame=mypackage.mygame:MyGame)"
+_GAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
+_TARGET = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*\Z")
+
+
+def parse_extra_games(text: str | None) -> dict[str, str]:
+    """ARENA_GAMES: game name -> "module:Class", in order; ValueError (one line) when malformed."""
+    games: dict[str, str] = {}
+    for entry in (part.strip() for part in (text or "").split(",")):
+        if not entry:
+            continue  # "a=m:C," — a trailing comma is harmless
+        name, sep, target = (part.strip() for part in entry.partition("="))
+        if not sep or not _GAME_NAME.match(name) or not _TARGET.match(target):
+            raise ValueError(f"{EXTRA_GAMES_VARIABLE} must be {EXTRA_GAMES_FORM}, not {entry!r}")
+        if name in BUILT_IN:
+            raise ValueError(f"{EXTRA_GAMES_VARIABLE}: {name!r} is one of arena's own games; give yours another name")
+        if name in games:
+            raise ValueError(f"{EXTRA_GAMES_VARIABLE} names the game {name!r} twice")
+        games[name] = target
+    return games
 
 
 def _register_extra_games() -> None:
-    for entry in filter(None, (part.strip() for part in os.environ.get(EXTRA_GAMES_VARIABLE, "").split(","))):
-        name, sep, target = entry.partition("=")
-        if sep and ":" in target:
-            REGISTRY.setdefault(name.strip(), target.strip())
+    try:
+        extra = parse_extra_games(os.environ.get(EXTRA_GAMES_VARIABLE))
+    except ValueError:
+        return  # every command refuses it in one line first (arena.settings.check_environment)
+    for name, target in extra.items():
+        REGISTRY.setdefault(name, target)
 
 
 _register_extra_games()

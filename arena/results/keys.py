@@ -20,25 +20,26 @@ import os
 import secrets
 from pathlib import Path
 
+from arena import settings
+
 KEY_VARIABLE = "ARENA_SECRET"
 _process_key: bytes | None = None
 
 
 def key_file() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return Path(base) / "arena" / "secret"
+    return Path(settings.config_home()) / "arena" / "secret"
 
 
 def machine_key() -> bytes:
     """This machine's key (see the module docstring); made on first use."""
     global _process_key
-    given = os.environ.get(KEY_VARIABLE)
+    given = settings.value(KEY_VARIABLE)
     if given:
         return hashlib.sha256(given.encode("utf-8", "surrogateescape")).digest()
     path = key_file()
     try:
-        return bytes.fromhex(path.read_text().strip())
-    except (OSError, ValueError):
+        return _read_key(path)
+    except OSError:
         pass
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -48,13 +49,26 @@ def machine_key() -> bytes:
             handle.write(key.hex() + "\n")
         return key
     except FileExistsError:
-        return bytes.fromhex(path.read_text().strip())  # made by another process a moment ago
+        return _read_key(path)  # made by another process a moment ago
     except OSError:
         # No place for a key (a read-only home): a key for this process only. Deals stay
         # secret; they are just not the same in the next run.
         if _process_key is None:
             _process_key = secrets.token_bytes(32)
         return _process_key
+
+
+def _read_key(path: Path) -> bytes:
+    """The key in ``path``: 64 hexadecimal digits (OSError when it cannot be read)."""
+    text = path.read_text(errors="replace").strip()
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        key = b""
+    if len(key) != 32:
+        raise settings.SettingError(f"{path} must hold this machine's key, 64 hexadecimal digits, and holds"
+                                    f" something else; remove it (a new key is made) or set {KEY_VARIABLE}")
+    return key
 
 
 def secret_for(kind: str, seed: int) -> str:

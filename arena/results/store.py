@@ -38,7 +38,8 @@ from arena.pids import alive as process_alive
 from arena.results import ratings as trueskill_ratings
 
 DEFAULT_DB = "results/arena.db"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+READABLE_FROM = 2  # an older schema a reader reads as it is (3 only adds sprt_tests)
 APPLICATION_ID = 0x6172656E  # "aren": marks a database as arena's
 SEAT_STATUSES = ("ok", "timeout", "crash", "illegal", "protocol", "limit")
 FAILURE_KINDS = SEAT_STATUSES[1:]
@@ -93,6 +94,22 @@ CREATE TABLE IF NOT EXISTS tournaments (
     matches_total     INTEGER NOT NULL DEFAULT 0, -- counts kept with every write (lists stay fast)
     matches_finished  INTEGER NOT NULL DEFAULT 0,
     matches_error     INTEGER NOT NULL DEFAULT 0
+);
+
+-- An SPRT's state, kept with its test and updated after every batch (arena.results.sprt).
+CREATE TABLE IF NOT EXISTS sprt_tests (
+    tournament_id  INTEGER PRIMARY KEY REFERENCES tournaments(id),
+    elo0           REAL NOT NULL,               -- H0: the new version is at most elo0 better
+    elo1           REAL NOT NULL,               -- H1: at least elo1 better
+    alpha          REAL NOT NULL,
+    beta           REAL NOT NULL,
+    lower          REAL NOT NULL,               -- accept H0 at or below this LLR
+    upper          REAL NOT NULL,               -- accept H1 at or above this LLR
+    llr            REAL NOT NULL,               -- the log-likelihood ratio after `pairs` pairs
+    pairs          INTEGER NOT NULL,            -- pairs counted (up to the verdict)
+    verdict        TEXT CHECK (verdict IN ('H0', 'H1', 'inconclusive')),  -- NULL while it runs
+    statistic      TEXT NOT NULL,               -- what computed llr, e.g. 'gsprt-normal'
+    updated_at     TEXT NOT NULL
 );
 
 CREATE TABLE IF NOT EXISTS tournament_entries (
@@ -399,6 +416,8 @@ class Store:
         if version == SCHEMA_VERSION:
             return
         if self.readonly:
+            if tables and version >= READABLE_FROM:
+                return
             if not tables:
                 raise StoreError(f"{self.path} is empty: no arena database there yet")
             raise StoreError(f"{self.path} has the older schema {version}; run a command that writes"
@@ -416,9 +435,13 @@ class Store:
                     conn.execute(statement)
                 migrate_v1_copies(self)
                 _backfill_tournament_ratings(conn)
-            elif version == 0:
+            elif version in (0, 2):  # 2 -> 3 adds a table
                 for statement in _statements(SCHEMA):
                     conn.execute(statement)
+            if version in (1, 2):
+                from arena.results.sprt import backfill
+
+                backfill(conn)
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 

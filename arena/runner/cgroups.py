@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena import settings
 from arena.pids import alive as process_alive
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
@@ -96,7 +97,7 @@ def _writable_folder(folder: Path) -> bool:
 @functools.lru_cache(maxsize=1)
 def available() -> Hierarchy | None:
     """The hierarchy bot groups can be made in on this machine, or None (then: rlimits)."""
-    if os.environ.get("ARENA_NO_CGROUPS"):
+    if settings.flag("ARENA_NO_CGROUPS"):
         return None  # for tests of the fallback, and for machines where groups misbehave
     try:
         mounts, own = _mounts(), _own_paths()

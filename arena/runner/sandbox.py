@@ -35,6 +35,7 @@ import tempfile
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from arena import settings
 from arena.runner import cgroups, files, uids
 from arena.runner.bots import BotCommand
 
@@ -93,12 +94,10 @@ def _is_root() -> bool:
 
 def requested_mode() -> str:
     """The mode asked for with ``--sandbox`` / ``ARENA_SANDBOX`` (default: bubblewrap)."""
-    mode = os.environ.get("ARENA_SANDBOX", "bubblewrap") or "bubblewrap"
-    if mode == "auto":
-        mode = "bubblewrap"
-    if mode not in MODES:
-        raise SandboxUnavailable(f"unknown sandbox mode {mode!r} (known: {', '.join(MODES)})")
-    return mode
+    try:
+        return settings.sandbox_mode()
+    except settings.SettingError as error:
+        raise SandboxUnavailable(str(error)) from None
 
 
 @functools.lru_cache(maxsize=None)

@@ -8,6 +8,7 @@ still pending are played.
 
 from __future__ import annotations
 
+from arena.results import sprt
 from arena.results.store import Store
 from arena.tournament.config import (TournamentConfig, TournamentError, check_config, load_file,  # noqa: F401
                                      parse_options)
@@ -28,6 +29,8 @@ def tournament_status(store: Store, tournament_id: int) -> dict:
     tournament["errors"] = store.query(
         "SELECT id, schedule_index, error FROM matches WHERE tournament_id = ? AND status = 'error'"
         " ORDER BY schedule_index", [tournament_id])
+    state = sprt.load(store, tournament_id)
+    tournament["sprt"] = state.as_dict() if state is not None else None
     tournament["seat_statuses"] = {row["status"]: row["n"] for row in store.query(
         "SELECT s.status, COUNT(*) AS n FROM matches m JOIN match_seats s ON s.match_id = m.id"
         " WHERE m.tournament_id = ? AND s.status IS NOT NULL GROUP BY s.status", [tournament_id])}

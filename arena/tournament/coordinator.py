@@ -6,16 +6,17 @@ applies ratings in schedule order, so the leaderboard does not depend on the num
 workers or on the order results arrive in. Resuming is running again.
 
 A signal (SIGINT, SIGTERM, SIGHUP — to the process or its whole group, once or twice) only
-sets a flag and wakes the loop: the running matches are abandoned at once (they stay pending
-and are played on resume; nothing is stored for them), the workers are killed and cleaned up,
-the tournament is marked interrupted, and `run` returns with the signal named, within
-seconds.
+sets a flag and wakes the loop (`arena.tournament.stopping`): the running matches are
+abandoned at once (they stay pending and are played on resume; nothing is stored for them),
+the workers are killed and cleaned up, the tournament is marked interrupted, and `run`
+returns with the signal named, within seconds. A signal that came before the loop started
+(the caller's handlers were installed before the tournament was stored) stops it the same
+way before anything is played.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -23,8 +24,8 @@ from typing import Callable
 
 from arena.results.store import Store, StoreError
 from arena.tournament.config import TournamentError
+from arena.tournament.stopping import Stop, block, unblock
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 DYNAMIC_FORMATS = ("swiss", "ladder", "sprt")
 PROGRESS_EVERY_S = 10.0
 WINDOW_PER_SLOT = 4       # how far ahead of the schedule a free worker may look for its bots
@@ -56,50 +57,6 @@ class Progress:
     final: bool = False
 
 
-class _StopFlag:
-    """Signal handlers that only record the signal and wake the loop (never raise)."""
-
-    def __init__(self) -> None:
-        self.signal: int | None = None
-        self.read_fd, self.write_fd = os.pipe()
-        os.set_blocking(self.read_fd, False)
-        os.set_blocking(self.write_fd, False)
-        self._previous = {}
-        self._previous_wakeup = None
-
-    def install(self) -> None:
-        import threading
-
-        if threading.current_thread() is not threading.main_thread():
-            return
-        for signum in STOP_SIGNALS:
-            self._previous[signum] = signal.signal(signum, self._handle)
-        self._previous_wakeup = signal.set_wakeup_fd(self.write_fd, warn_on_full_buffer=False)
-
-    def _handle(self, signum, frame) -> None:
-        if self.signal is None:
-            self.signal = signum
-
-    def drain(self) -> None:
-        try:
-            while os.read(self.read_fd, 4096):
-                pass
-        except (BlockingIOError, OSError):
-            pass
-
-    def restore(self, handlers: bool = True) -> None:
-        if handlers:
-            for signum, previous in self._previous.items():
-                signal.signal(signum, previous)
-        if self._previous_wakeup is not None:
-            signal.set_wakeup_fd(self._previous_wakeup)
-        for fd in (self.read_fd, self.write_fd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-
 def _spec(match: dict, tournament: dict, limits: dict, seat_limits: dict, bot_seeds: list) -> dict:
     per_seat = [seat_limits.get(version) for version in match["versions"]]
     return {"game": match["game"], "bots": match["bots"], "hashes": match["hashes"], "seed": match["seed"],
@@ -112,17 +69,36 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
         progress: Callable[[Progress], None] | None = None, play: Callable | None = None,
         executor=None, keep_bots: int | None = None, restore_signals: bool = True,
         executor_kind: str | None = None, scheduler: str | None = None,
-        notify: Callable[[str], None] | None = None) -> RunSummary:
+        notify: Callable[[str], None] | None = None, stop: Stop | None = None) -> RunSummary:
     """Play the tournament's pending matches and store each one (see the module docstring).
 
-    With ``restore_signals=False`` (the command line, which exits right after) the stop
-    handlers stay installed, so a signal that comes after the stop changes nothing."""
-    from arena.results import keys
+    ``stop``: the caller's stop handlers (`arena.tournament.stopping`), installed before the
+    tournament was stored, so a signal at any moment marks it interrupted; they are held and
+    left installed. Without it the run installs its own and gives the previous handlers back
+    at the end — unless ``restore_signals=False``, so that a signal after the stop changes
+    nothing."""
+    own_stop = stop is None
+    if own_stop:
+        stop = Stop(hold=True).install()
+    else:
+        stop.hold()
+    try:
+        return _run(store, tournament_id, workers, progress, play, executor, keep_bots, executor_kind, scheduler,
+                    notify, stop)
+    finally:
+        if own_stop:
+            stop.restore(handlers=restore_signals)
+
+
+def _run(store: Store, tournament_id: int, workers, progress, play, executor, keep_bots, executor_kind, scheduler,
+         notify, stop: Stop) -> RunSummary:
     from arena.runner.match import Limits
     from arena.runner.sandbox import detect
     from arena.tournament import executors
     from arena.tournament.executors.local import sweep_stale
 
+    # A signal from here on is only recorded (stop is held): the run then stops before it
+    # plays anything and marks the tournament interrupted.
     tournament = store.tournament(tournament_id)
     config = tournament["config"]
     secret = store.tournament_secret(tournament_id)
@@ -142,22 +118,22 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
     workers = max(1, min(workers or config.get("workers") or os.cpu_count() or 1, max(total, 1) if not dynamic
                          else os.cpu_count() or 1))
     store.claim_tournament(tournament_id, os.getpid())
-    stop = _StopFlag()
-    stop.install()
     owned_executor = executor is None
+    ended = False  # the plan has nothing more to play
     try:
-        sweep_stale()
-        if executor is None:
-            keep = keep_bots if keep_bots is not None else config.get("keep_bots")
-            executor = executors.make(kind, workers, keep=16 if keep is None else keep, play=play,
-                                      scheduler=scheduler or config.get("scheduler"))
-        _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started,
-              notify)
+        if stop.signal is None:
+            sweep_stale()
+            if executor is None:
+                keep = keep_bots if keep_bots is not None else config.get("keep_bots")
+                executor = executors.make(kind, workers, keep=16 if keep is None else keep, play=play,
+                                          scheduler=scheduler or config.get("scheduler"))
+            ended = _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress,
+                          started, notify)
     except (StoreError, executors.ExecutorError) as error:
         summary.problem = str(error)
     finally:
         stopped_by = stop.signal
-        _block_stop_signals()  # the rest must not be interrupted: it leaves nothing behind
+        block()  # the rest must not be interrupted: it leaves nothing behind
         try:
             if owned_executor and executor is not None:
                 if stopped_by is not None or summary.problem:
@@ -168,7 +144,8 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
             summary.signal = stopped_by
             try:
                 summary.remaining = store.pending_count(tournament_id)
-                summary.interrupted = summary.remaining > 0
+                # A format that plans as it goes may have nothing pending between two steps.
+                summary.interrupted = summary.remaining > 0 or (dynamic and not ended)
                 store.set_tournament_status(tournament_id, "interrupted" if summary.interrupted else "finished")
             except StoreError as error:
                 summary.interrupted = True
@@ -178,13 +155,13 @@ def run(store: Store, tournament_id: int, workers: int | None = None,
                 progress(Progress(done, max(total, done + summary.remaining), summary.errors, summary.failures,
                                   summary.seconds, final=True))
         finally:
-            _unblock_stop_signals()  # a signal that came meanwhile lands on our flag, harmlessly
-            stop.restore(handlers=restore_signals)
+            unblock()  # a signal that came meanwhile lands on our flag, harmlessly
     return summary
 
 
 def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started,
-          notify):
+          notify) -> bool:
+    """Play until the plan ends (True) or a signal comes (False)."""
     from arena.results import keys
 
     tournament_id = tournament["id"]
@@ -217,7 +194,7 @@ def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summar
             # Everything planned is stored: a format that plans as it goes plans its next step.
             step = _next_step(store, tournament_id, secret, notify) if dynamic else 0
             if not step:
-                break
+                return True
             total += step
             continue
         outcomes = executor.wait(timeout=1.0, wakeup_fd=stop.read_fd)
@@ -244,6 +221,7 @@ def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summar
             progress(Progress(summary.played + summary.errors, total, summary.errors, summary.failures,
                               now - started))
             next_report = now + PROGRESS_EVERY_S
+    return False
 
 
 def _next_step(store: Store, tournament_id: int, secret: str | None, notify) -> int:
@@ -262,7 +240,9 @@ def _next_step(store: Store, tournament_id: int, secret: str | None, notify) -> 
         return 0
     matches, state = step
     matches = [replace(m, seed=keys.deal_seed(secret, m.deal)) for m in matches]
-    return store.add_matches(tournament_id, matches, format_state=state)
+    added = store.add_matches(tournament_id, matches, format_state=state)
+    plan.keep(store, tournament_id)  # derived from the stored results: recomputed after a kill -9
+    return added
 
 
 def _choose(queue: deque, slot, idle: int) -> dict:
@@ -316,17 +296,3 @@ def _seat_limits(store: Store, tournament_id: int, config: dict, limits: dict) -
         if extra:
             by_version[entry["bot_version_id"]] = {**limits, **extra}
     return by_version
-
-
-def _block_stop_signals() -> None:
-    try:
-        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
-    except (AttributeError, OSError):
-        pass
-
-
-def _unblock_stop_signals() -> None:
-    try:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
-    except (AttributeError, OSError):
-        pass

@@ -12,9 +12,10 @@ import os
 import random
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable
 
 from arena.games import game_names, get_game
-from arena.results import keys
+from arena.results import keys, sprt
 from arena.results.store import Store
 from arena.results.submit import SubmitError, check_name, check_source, default_name, register
 from arena.runner import files
@@ -160,8 +161,12 @@ def _base(source: Path) -> str:
     return name_candidates(source)[0]
 
 
-def create(store: Store, config: TournamentConfig, notes: list[str] | None = None) -> int:
-    """Check the configuration, resolve the bots, store the tournament and its schedule."""
+def create(store: Store, config: TournamentConfig, notes: list[str] | None = None,
+           before_storing: Callable[[], None] | None = None) -> int:
+    """Check the configuration, resolve the bots, store the tournament and its schedule.
+
+    ``before_storing`` is called just before the tournament's row is written (the command line
+    makes signals stop the run from there on, instead of ending the command)."""
     check_config(config)
     game = get_game(config.game)
     players = config.players or min(game.player_counts)
@@ -197,9 +202,18 @@ def create(store: Store, config: TournamentConfig, notes: list[str] | None = Non
     stored = {**as_stored(config), "players": players, "seed": seed, "options": options,
               "bots": [e.raw for e in parsed],
               "entry_limits": {str(i): e.limits for i, e in enumerate(parsed) if e.limits}}
-    return store.create_tournament(name=config.name, game=config.game, players=players, rounds=config.rounds,
-                                   seed=seed, options=options, config=stored, entries=[v["id"] for v in versions],
-                                   schedule=schedule, secret=secret, format=config.format, roles=roles)
+    if before_storing is not None:
+        before_storing()
+    tournament_id = store.create_tournament(name=config.name, game=config.game, players=players,
+                                            rounds=config.rounds, seed=seed, options=options, config=stored,
+                                            entries=[v["id"] for v in versions], schedule=schedule, secret=secret,
+                                            format=config.format, roles=roles)
+    if config.format == "sprt":
+        from arena.tournament import plans
+
+        sprt.save(store, tournament_id, plans.plan_for(store.tournament(tournament_id), len(versions))
+                  .state(plans.look(store, tournament_id)))
+    return tournament_id
 
 
 def _first_schedule(config: TournamentConfig, entries: int, candidates: int, players: int, seed: int) -> list:

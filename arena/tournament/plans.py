@@ -24,7 +24,7 @@ import itertools
 import random
 from dataclasses import dataclass
 
-from arena.results import statistics
+from arena.results import sprt, statistics
 from arena.results.ratings import MU, SIGMA
 from arena.results.store import Store
 from arena.tournament.formats import ScheduledMatch, seatings
@@ -72,6 +72,9 @@ class Plan:
 
     def report(self, stored: Stored) -> str | None:
         return None
+
+    def keep(self, store: Store, tournament_id: int) -> None:
+        """Store what the plan tracks besides its matches (the SPRT's state), after a step."""
 
 
 def numbered(stored: Stored, matches: list[tuple[tuple[int, ...], int]], round_number: int) -> list[ScheduledMatch]:
@@ -253,6 +256,7 @@ class Sprt(Plan):
         self.max_matches = max_matches or SPRT_MAX_MATCHES
         self.elo0, self.elo1, self.alpha, self.beta = elo0, elo1, alpha, beta
         self.field = field
+        self.last_state: sprt.SprtState | None = None  # as of the last step planned
 
     def pairs(self, stored: Stored) -> list[float]:
         """Each finished duplicate pair's score for the new version, in schedule order."""
@@ -274,21 +278,25 @@ class Sprt(Plan):
                 scores.append(1.0 if new < old else 0.5 if new == old else 0.0)
         return scores
 
-    def decision(self, stored: Stored):
-        return statistics.sprt_decision(self.pairs(stored), self.elo0, self.elo1, self.alpha, self.beta)
+    def state(self, stored: Stored, budget_spent: bool = False) -> sprt.SprtState:
+        """The test's state after the stored pairs (`arena.results.sprt.compute`); with
+        ``budget_spent`` (every match it may play is played) it is over without a verdict."""
+        return sprt.compute(self.pairs(stored), self.elo0, self.elo1, self.alpha, self.beta, budget_spent)
 
     def first_batch(self) -> list[ScheduledMatch]:
         stored = Stored({"config": {}}, [], [], 0, 0, 0)
         return self._batch(stored, 0)
 
     def next_batch(self, stored: Stored):
-        verdict, used, value = self.decision(stored)
-        state = {"verdict": verdict, "pairs": used, "llr": value}
-        if verdict is not None or stored.scheduled >= self.max_matches:
-            if verdict is None:
-                state["verdict"] = "inconclusive"
+        self.last_state = self.state(stored, budget_spent=stored.scheduled >= self.max_matches)
+        state = {"verdict": self.last_state.verdict, "pairs": self.last_state.pairs, "llr": self.last_state.llr}
+        if self.last_state.verdict is not None:
             return [], state
         return self._batch(stored, stored.rounds), state
+
+    def keep(self, store: Store, tournament_id: int) -> None:
+        if self.last_state is not None:
+            sprt.save(store, tournament_id, self.last_state)
 
     def _batch(self, stored: Stored, number: int) -> list[ScheduledMatch]:
         rng = random.Random(f"arena-sprt:{self.seed}:{number}")
@@ -312,13 +320,12 @@ class Sprt(Plan):
 
     def report(self, stored: Stored) -> str | None:
         scores = self.pairs(stored)
-        lower, upper = statistics.sprt_bounds(self.alpha, self.beta)
-        verdict, used, value = self.decision(stored)
+        state = sprt.compute(scores, self.elo0, self.elo1, self.alpha, self.beta)
         mean = sum(scores) / len(scores) if scores else 0.5
         text = (f"sprt: {len(scores)} pairs, score {mean:.3f} ({statistics.score_to_elo(mean):+.1f} Elo),"
-                f" LLR {value:.2f} [{lower:.2f}, {upper:.2f}]")
-        if verdict:
-            text += f": {verdict} accepted after {used} pairs"
+                f" LLR {state.llr:.2f} [{state.lower:.2f}, {state.upper:.2f}]")
+        if state.verdict:
+            text += f": {state.verdict} accepted after {state.pairs} pairs"
         return text
 
 
@@ -334,8 +341,7 @@ def plan_for(tournament: dict, entries: int) -> Plan:
                       config.get("until_stable", False), config.get("top", 3), config.get("stable_batches", 5),
                       config.get("sigma_bound", 1.5))
     if kind == "sprt":
-        return Sprt(players, seed, config.get("batch"), config.get("max_matches"), config.get("elo0", 0.0),
-                    config.get("elo1", 10.0), config.get("alpha", 0.05), config.get("beta", 0.05),
+        return Sprt(players, seed, config.get("batch"), config.get("max_matches"), *sprt.hypotheses(config),
                     max(0, entries - 2))
     return Plan()
 

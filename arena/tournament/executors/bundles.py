@@ -24,6 +24,7 @@ import threading
 import zlib
 from pathlib import Path, PurePosixPath
 
+from arena import settings
 from arena.runner import files
 
 FORMAT = 1
@@ -233,8 +234,11 @@ def _intact(path: Path, digest: str) -> bool:
 
 def _cache_folder(folder) -> Path:
     """The cache folder: made private to this user; one that someone else could write is refused."""
-    chosen = folder or os.environ.get(CACHE_VARIABLE) or os.path.join(tempfile.gettempdir(),
-                                                                       f"arena-bot-cache-{os.geteuid()}")
+    try:
+        given = settings.bot_cache()
+    except settings.SettingError as error:
+        raise BundleRefused(str(error)) from None
+    chosen = folder or given or os.path.join(tempfile.gettempdir(), f"arena-bot-cache-{os.geteuid()}")
     path = Path(chosen)
     path.mkdir(mode=0o755, parents=True, exist_ok=True)
     info = os.lstat(path)

@@ -50,6 +50,7 @@ import uuid
 from collections import deque
 from dataclasses import dataclass, field
 
+from arena import settings
 from arena.tournament.executors import ExecutorError, Outcome, Slot
 
 PREFETCH = 1              # matches queued on a worker thread behind the one it plays
@@ -523,7 +524,7 @@ class _QuietLogs:
 
     def __init__(self) -> None:
         self._saved: dict[str, int] = {}
-        if os.environ.get("ARENA_DEBUG"):
+        if settings.flag("ARENA_DEBUG"):
             return
         names = ["distributed", "tornado"] + [n for n in logging.root.manager.loggerDict
                                               if n.startswith(("distributed.", "tornado."))]
