@@ -48,9 +48,12 @@ class ArenaGroup(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            raise SystemExit(130) from None
+        except KeyboardInterrupt as stopped:
+            from arena import early_signals
+
+            line, code = early_signals.outcome(stopped)
+            click.echo(line, err=True)
+            raise SystemExit(code) from None
         except BrokenPipeError:
             # The reader of our output went away (`arena leaderboard | head`): nothing to say.
             with contextlib.suppress(OSError):
@@ -86,7 +89,10 @@ class UsageProblem(click.ClickException):
 @click.pass_context
 def main(ctx: click.Context, db: str, sandbox: str | None) -> None:
     """Tournament harness for bot competitions in Five Towers, Agent Avenue and Fifth Avenue."""
-    from arena import settings
+    from arena import early_signals, settings
+
+    if early_signals.received() is not None:  # came while Python was importing, and was swallowed there
+        raise KeyboardInterrupt
 
     try:
         settings.check_environment()  # every malformed variable is refused before anything runs

@@ -18,7 +18,18 @@ def _say(text: str) -> None:
         pass
 
 
+def _interrupted(stopped: BaseException | None = None) -> None:
+    from arena import early_signals
+
+    line, code = early_signals.outcome(stopped)
+    _say(line)
+    raise SystemExit(code) from None
+
+
 def main(argv: list[str] | None = None) -> None:
+    from arena import early_signals
+
+    early_signals.install()  # before the imports: a signal during them is never lost
     try:
         import click
 
@@ -40,12 +51,10 @@ def main(argv: list[str] | None = None) -> None:
             _say(f"Error: {error.format_message()}")
             raise SystemExit(error.exit_code) from None
         except click.exceptions.Abort:
-            _say("interrupted")
-            raise SystemExit(130) from None
+            _interrupted()
         raise SystemExit(code if isinstance(code, int) else 0)
-    except KeyboardInterrupt:
-        _say("interrupted")
-        raise SystemExit(130) from None
+    except KeyboardInterrupt as stopped:
+        _interrupted(stopped)
     except BrokenPipeError:
         # Whoever read our output stopped reading (`arena leaderboard ... | head`): say nothing.
         import os

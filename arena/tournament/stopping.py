@@ -53,6 +53,11 @@ class Stop:
         for signum in STOP_SIGNALS:
             self._previous[signum] = signal.signal(signum, self._handle)
         self._previous_wakeup = signal.set_wakeup_fd(self.write_fd, warn_on_full_buffer=False)
+        from arena import early_signals
+
+        early = early_signals.take()  # came before these handlers, its KeyboardInterrupt swallowed
+        if early is not None:
+            self._handle(early, None)
         return self
 
     def hold(self) -> None:
