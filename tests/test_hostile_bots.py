@@ -253,6 +253,17 @@ def test_proc_shows_only_its_own_processes(arena_match):
     assert not any("pytest" in c or "honest" in c or "--ro-bind" in c for c in commands)
 
 
+def test_mountinfo_names_no_folder_that_is_not_bound(arena_match):
+    """/proc/self/mountinfo shows the host paths of the folders bound into the sandbox (see
+    docs/bots.md, *What a bot can see*), and of nothing else: not the results, not the other bot."""
+    arena_match("mounts", on_start='''
+        mounts = open("/proc/self/mountinfo").read()
+        for path in SECRET_PATHS:
+            if path.startswith("/tmp/") and path in mounts:
+                leak("mountinfo names " + path)
+        sys.stderr.write("MOUNTS %d\\n" % len(mounts.splitlines()))
+        reply({"type": "ready"})''')
+
 def test_its_own_files_are_read_only(arena_match):
     arena_match("tamper", on_start='''
         for target in (__file__, "/bot/new", "/usr/x", "/etc/x", "/opt/arena/arena/games/x"):

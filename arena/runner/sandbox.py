@@ -9,6 +9,7 @@ Two modes:
   ``bot.toml``, no results, no other bots, no project checkout. Writable: a size-capped
   private home (its working directory) and ``/tmp``. Own PID namespace (``/proc`` shows only
   its processes, it is pid 1), no network, own IPC and UTS namespaces; it dies with the harness.
+  A seccomp filter (`arena.runner.seccomp`) denies the kernel interfaces a bot never needs.
 * ``none`` — asked for explicitly (``--sandbox none``), for trusted bots only: no isolation;
   resource limits, a scratch directory and a minimal environment.
 
