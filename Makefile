@@ -21,7 +21,8 @@ install-test: $(BIN)/python
 	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet -e '.[test]' $(EDITABLE)
 
 # Bots run in a bubblewrap sandbox. As root on Debian or Ubuntu it is installed when missing;
-# elsewhere this says how to get it (arena refuses untrusted bots without it).
+# elsewhere this says how to get it (arena refuses untrusted bots without it). The same for
+# libseccomp, which builds the sandbox's system call filter.
 sandbox:
 	@command -v bwrap >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -32,6 +33,14 @@ sandbox:
 	      echo "could not install bubblewrap; install it by hand (apt-get install bubblewrap)" >&2; \
 	  else \
 	    echo "note: bubblewrap is not installed; arena sandboxes bots with it (apt-get install bubblewrap)" >&2; \
+	  fi; }
+	@ldconfig -p 2>/dev/null | grep -q 'libseccomp\.so\.2' || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing libseccomp, for the sandbox's system call filter (apt-get install libseccomp2)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libseccomp2 >/dev/null 2>&1 || \
+	      echo "could not install libseccomp; install it by hand (apt-get install libseccomp2)" >&2; \
+	  else \
+	    echo "note: libseccomp is not installed; arena's sandbox needs it (apt-get install libseccomp2)" >&2; \
 	  fi; }
 
 # Without bubblewrap (and no way to install it) the demo's own bundled bots, which are

@@ -254,6 +254,17 @@ def test_proc_shows_only_its_own_processes(arena_match):
     assert not any("pytest" in c or "honest" in c or "--ro-bind" in c for c in commands)
 
 
+def test_mountinfo_names_no_folder_that_is_not_bound(arena_match):
+    """/proc/self/mountinfo shows the host paths of the folders bound into the sandbox (see
+    docs/bots.md, *What a bot can see*), and of nothing else: not the results, not the other bot."""
+    arena_match("mounts", on_start='''
+        mounts = open("/proc/self/mountinfo").read()
+        for path in SECRET_PATHS:
+            if path.startswith("/tmp/") and path in mounts:
+                leak("mountinfo names " + path)
+        sys.stderr.write("MOUNTS %d\\n" % len(mounts.splitlines()))
+        reply({"type": "ready"})''')
+
 def test_its_own_files_are_read_only(arena_match):
     arena_match("tamper", on_start='''
         for target in (__file__, "/bot/new", "/usr/x", "/etc/x", "/opt/arena/arena/games/x"):
@@ -313,6 +324,83 @@ def test_no_network_and_no_host_sockets(arena_match):
             except OSError:
                 pass
         reply({"type": "ready"})''')
+
+
+# ---- the kernel: what the seccomp filter denies ---------------------------------------------------
+
+# Each attempt is a raw system call (x86-64 numbers) through ctypes, as a bot in any language
+# could make it; the bot reports the errno of each.
+KERNEL_ATTEMPTS = '''
+    import ctypes, errno
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    outcomes = {}
+    def attempt(name, number, *args):
+        ctypes.set_errno(0)
+        result = libc.syscall(number, *[ctypes.c_long(a) for a in args])
+        outcomes[name] = "allowed" if result >= 0 else errno.errorcode.get(ctypes.get_errno(), "?")
+    attempt("unshare(CLONE_NEWUSER)", 272, 0x10000000)
+    attempt("unshare(CLONE_NEWNS)", 272, 0x20000)
+    attempt("unshare(CLONE_NEWNET)", 272, 0x40000000)
+    attempt("clone(CLONE_NEWUSER)", 56, 0x10000000 | 17, 0, 0, 0, 0)
+    attempt("setns", 308, 0, 0)
+    attempt("io_uring_setup", 425, 8, 0)
+    attempt("ptrace(PTRACE_TRACEME)", 101, 0, 0, 0, 0)
+    attempt("ptrace(PTRACE_ATTACH, 1)", 101, 16, 1, 0, 0)
+    attempt("process_vm_readv", 310, 1, 0, 0, 0, 0, 0)
+    attempt("keyctl", 250, 0, -3, 0, 0)
+    attempt("add_key", 248, 0, 0, 0, 0, -3)
+    attempt("bpf", 321, 0, 0, 0)
+    attempt("perf_event_open", 298, 0, 0, -1, -1, 0)
+    attempt("mount", 165, 0, 0, 0, 0, 0)
+    attempt("umount2", 166, 0, 0)
+    attempt("open_tree", 428, -100, 0, 0)
+    attempt("fsopen", 430, 0, 0)
+    attempt("userfaultfd", 323, 0)
+    attempt("init_module", 175, 0, 0, 0)
+    attempt("kexec_load", 246, 0, 0, 0, 0)
+    attempt("personality(ADDR_NO_RANDOMIZE)", 135, 0x0040000)
+    attempt("personality(READ_IMPLIES_EXEC)", 135, 0x0400000)
+    attempt("x32 ABI getpid", 0x40000000 | 39)
+    attempt("clone3", 435, 0, 0)
+    sys.stderr.write("KERNEL " + json.dumps(outcomes) + "\\n")
+    reply({"type": "ready"})'''
+
+
+@pytest.mark.skipif(__import__("platform").machine() != "x86_64", reason="x86-64 system call numbers")
+def test_the_kernel_interfaces_an_attacker_wants_fail_with_eperm(arena_match):
+    result = arena_match("kernel", on_start=KERNEL_ATTEMPTS)
+    line = next(line for line in result.seats[0].stderr.splitlines() if line.startswith("KERNEL "))
+    outcomes = __import__("json").loads(line[len("KERNEL "):])
+    assert outcomes.pop("clone3") == "ENOSYS"  # so that C libraries fall back to clone(), which is checked
+    # x32 is refused by the filter (EPERM), or not built into this kernel at all (ENOSYS).
+    assert outcomes.pop("x32 ABI getpid") in ("EPERM", "ENOSYS")
+    assert len(outcomes) == 22 and outcomes == {name: "EPERM" for name in outcomes}
+
+
+def test_unshare_gives_no_user_namespace(arena_match):
+    result = arena_match("userns", on_start='''
+        for argv in (["unshare", "-U", "id", "-u"], ["unshare", "-Ur", "id", "-u"], ["unshare", "-Urm", "true"]):
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+            sys.stderr.write("UNSHARE %s %d %s\\n" % (argv[1], done.returncode, done.stderr.strip()))
+        reply({"type": "ready"})''')
+    lines = [line for line in result.seats[0].stderr.splitlines() if line.startswith("UNSHARE ")]
+    assert len(lines) == 3, result.seats[0].stderr
+    assert all(line.split()[2] != "0" and "Operation not permitted" in line for line in lines), lines
+
+
+def test_threads_subprocesses_and_harmless_personality_calls_still_work(arena_match):
+    result = arena_match("ordinary", on_start='''
+        import threading, ctypes
+        done = []
+        threads = [threading.Thread(target=lambda: done.append(1)) for _ in range(4)]
+        for thread in threads: thread.start()
+        for thread in threads: thread.join()
+        child = subprocess.run([sys.executable, "-c", "print(6 * 7)"], capture_output=True, text=True)
+        personality = ctypes.CDLL(None, use_errno=True).personality(0)
+        sys.stderr.write("ORDINARY %d %s %d\\n" % (len(done), child.stdout.strip(), personality))
+        reply({"type": "ready"})''')
+    assert "ORDINARY 4 42 0" in result.seats[0].stderr, result.seats[0].stderr
 
 
 # ---- resources: all its processes together -----------------------------------------------------

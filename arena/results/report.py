@@ -8,6 +8,7 @@ import statistics as stats
 from arena.results import statistics
 from arena.results.leaderboard import format_table, tournament_leaderboard
 from arena.results.store import Store
+from arena.text import printable
 
 
 def add_rank_confidence(store: Store, board: dict, samples: int = 200) -> dict:
@@ -50,14 +51,15 @@ def render_report(report: dict) -> str:
     names = [f"{e['bot']} v{e['version']}" for e in report["leaderboard"]]
     cells = {(c["bot"], c["opponent"]): c for c in report["head_to_head"]}
     width = max([len(n) for n in names] + [8])
-    lines.append(" " * (width + 2) + "  ".join(f"{n[:14]:>14}" for n in names))
+    shown = {name: printable(name, keep_newlines=False) for name in names}  # bot names are anyone's text
+    lines.append(" " * (width + 2) + "  ".join(f"{shown[n][:14]:>14}" for n in names))
     for row in names:
         parts = []
         for column in names:
             cell = cells.get((row, column))
             parts.append(f"{'-':>14}" if cell is None else
                          f"{cell['wins']}-{cell['draws']}-{cell['losses']} {cell['rank_difference']:+.2f}".rjust(14))
-        lines.append(f"{row[:width]:<{width}}  " + "  ".join(parts))
+        lines.append(f"{shown[row][:width]:<{width}}  " + "  ".join(parts))
     lines += ["", "seat  matches  mean points  first places"]
     for seat in report["seats"]:
         lines.append(f"{seat['seat']:>4}  {seat['matches']:>7}  {seat['mean_points']:>11.3f}  {seat['first_places']:>12}")
@@ -66,7 +68,8 @@ def render_report(report: dict) -> str:
         lines.append("")
         line = f"duplicate sets: {duplicate['sets']}"
         if duplicate.get("between"):
-            line += (f"; score difference {duplicate['between'][0]} - {duplicate['between'][1]} per set:"
+            first, second = (printable(name, keep_newlines=False) for name in duplicate["between"])
+            line += (f"; score difference {first} - {second} per set:"
                      f" mean {duplicate['mean_difference']:+.2f}, spread (stdev) {duplicate['stdev']:.2f}")
         lines.append(line)
     return "\n".join(lines)

@@ -35,11 +35,11 @@ from typing import Any, Iterable, Iterator, Sequence
 import sqlite_utils
 
 from arena.pids import alive as process_alive
-from arena.results import ratings as trueskill_ratings
+from arena.results import keyfile, ratings as trueskill_ratings
 
 DEFAULT_DB = "results/arena.db"
 SCHEMA_VERSION = 3
-READABLE_FROM = 2  # an older schema a reader reads as it is (3 only adds sprt_tests)
+READABLE_FROM = 2  # an older schema a reader reads as it is (3 adds sprt_tests and moves the secrets out)
 APPLICATION_ID = 0x6172656E  # "aren": marks a database as arena's
 SEAT_STATUSES = ("ok", "timeout", "crash", "illegal", "protocol", "limit")
 FAILURE_KINDS = SEAT_STATUSES[1:]
@@ -88,7 +88,7 @@ CREATE TABLE IF NOT EXISTS tournaments (
     created_at     TEXT NOT NULL,
     started_at     TEXT,
     finished_at    TEXT,
-    secret         TEXT,                        -- keys every match and bot seed; never sent to a bot
+    secret_sha256  TEXT,                        -- of its secret, which is in the key file (results/keyfile.py)
     format         TEXT NOT NULL DEFAULT 'round-robin',
     format_state   TEXT,                        -- JSON: where a dynamic format is (Swiss, ladder, SPRT)
     matches_total     INTEGER NOT NULL DEFAULT 0, -- counts kept with every write (lists stay fast)
@@ -439,9 +439,11 @@ class Store:
                 for statement in _statements(SCHEMA):
                     conn.execute(statement)
             if version in (1, 2):
+                from arena.results.keyfile import move_out_of
                 from arena.results.sprt import backfill
 
                 backfill(conn)
+                move_out_of(self)  # schema 3: the secrets leave the database for its key file
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -601,10 +603,15 @@ class Store:
         with self.write():
             tournament_id = self.db.conn.execute(
                 "INSERT INTO tournaments (name, game, players, rounds, seed, options, config, status, created_at,"
-                " secret, format, format_state) VALUES (?, ?, ?, ?, ?, ?, ?, 'created', ?, ?, ?, ?)",
+                " secret_sha256, format, format_state) VALUES (?, ?, ?, ?, ?, ?, ?, 'created', ?, ?, ?, ?)",
                 [name, game, players, rounds, seed, options_json, json.dumps(config, sort_keys=True), now(),
-                 secret, format, json.dumps(format_state) if format_state is not None else None],
+                 keyfile.commitment(secret), format, json.dumps(format_state) if format_state is not None else None],
             ).lastrowid
+            try:
+                keyfile.save(self.path, {tournament_id: secret})  # before the commit: never a tournament without it
+            except (OSError, keyfile.KeyFileError) as error:
+                raise StoreError(f"cannot keep the tournament's secret in {keyfile.path_for(self.path)}"
+                                 f" ({getattr(error, 'strerror', None) or error})") from None
             roles = list(roles or [None] * len(entries))
             self.db.conn.executemany(
                 "INSERT INTO tournament_entries (tournament_id, position, bot_version_id, role) VALUES (?, ?, ?, ?)",
@@ -670,10 +677,16 @@ class Store:
         return _decode_tournament(row)
 
     def tournament_secret(self, tournament_id: int) -> str | None:
-        row = self.one("SELECT secret FROM tournaments WHERE id = ?", [tournament_id])
+        """Its secret, from the key file beside the database (None: a tournament from before secrets)."""
+        row = self.one("SELECT secret_sha256 FROM tournaments WHERE id = ?", [tournament_id])
         if row is None:
             raise StoreError(f"no tournament {tournament_id}")
-        return row["secret"]
+        if row["secret_sha256"] is None:
+            return None
+        try:
+            return keyfile.secret_of(self.path, tournament_id, row["secret_sha256"])
+        except keyfile.KeyFileError as error:
+            raise StoreError(str(error)) from None
 
     def tournaments(self) -> list[dict]:
         return [_decode_tournament(row) for row in self.query(_TOURNAMENT_SELECT + " ORDER BY t.id")]
@@ -1018,7 +1031,7 @@ _VERSION_SELECT = (
     " v.source, v.submitted_at, v.build_log, v.withdrawn AS version_withdrawn, b.withdrawn AS bot_withdrawn"
     " FROM bot_versions v JOIN bots b ON b.id = v.bot_id")
 
-# Never `SELECT *`: the secret stays in the database.
+# The tournament's columns that commands show (its secret is not in the database at all).
 _TOURNAMENT_SELECT = (
     "SELECT t.id, t.name, t.game, t.players, t.rounds, t.seed, t.options, t.config, t.status, t.rated_through,"
     " t.runner_pid, t.created_at, t.started_at, t.finished_at, t.format, t.format_state,"

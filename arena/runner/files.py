@@ -129,19 +129,37 @@ def content_hash(path: str | os.PathLike) -> str:
     return _hash(root, entries, None)
 
 
+def _header(entry: Entry) -> bytes:
+    """What the content hash covers of an entry, before a file's bytes."""
+    if entry.kind == "link":
+        return f"{entry.relative}\0l\0{entry.target}\0".encode()
+    return f"{entry.relative}\0{'x' if entry.executable else '-'}\0{entry.size}\0".encode()
+
+
+def listing_hash(entries: list[Entry], contents: list[bytes]) -> str:
+    """The content hash of a bot given as sorted entries and its files' bytes, in order (a
+    bundle received from another machine), without writing anything."""
+    digest = hashlib.sha256()
+    files_bytes = iter(contents)
+    for entry in entries:
+        digest.update(_header(entry))
+        if entry.kind == "file":
+            digest.update(next(files_bytes))
+    return digest.hexdigest()
+
+
 def _hash(root: Path, entries: list[Entry], copy_to: Path | None) -> str:
     digest = hashlib.sha256()
     single = root.is_file()
     for entry in entries:
         source = root if single else root / entry.relative
+        digest.update(_header(entry))
         if entry.kind == "link":
-            digest.update(f"{entry.relative}\0l\0{entry.target}\0".encode())
             if copy_to is not None:
                 target = copy_to / entry.relative
                 target.parent.mkdir(parents=True, exist_ok=True)
                 os.symlink(entry.target, target)
             continue
-        digest.update(f"{entry.relative}\0{'x' if entry.executable else '-'}\0{entry.size}\0".encode())
         out = None
         if copy_to is not None:
             target = copy_to / entry.relative

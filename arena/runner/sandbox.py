@@ -9,6 +9,7 @@ Two modes:
   ``bot.toml``, no results, no other bots, no project checkout. Writable: a size-capped
   private home (its working directory) and ``/tmp``. Own PID namespace (``/proc`` shows only
   its processes, it is pid 1), no network, own IPC and UTS namespaces; it dies with the harness.
+  A seccomp filter (`arena.runner.seccomp`) denies the kernel interfaces a bot never needs.
 * ``none`` — asked for explicitly (``--sandbox none``), for trusted bots only: no isolation;
   resource limits, a scratch directory and a minimal environment.
 
@@ -36,7 +37,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from arena import settings
-from arena.runner import cgroups, files, uids
+from arena.runner import cgroups, files, seccomp, uids
 from arena.runner.bots import BotCommand
 
 MODES = ("bubblewrap", "none")
@@ -105,6 +106,8 @@ def _bubblewrap_problem() -> str | None:
     """None when bubblewrap runs here; else why not, in a few words."""
     if shutil.which("bwrap") is None:
         return "bubblewrap is not installed"
+    if seccomp.problem():
+        return seccomp.problem()
     probe = Sandbox(Protections("bubblewrap", "own-files-only", True, True, _is_root(),
                                 "rlimits", "address space"), ResourceLimits())
     argv = probe.wrap(BotCommand("/bin/true", ("/bin/true",), "executable", "/bin"), None, uid=_probe_uid())
@@ -393,6 +396,7 @@ class Launch:
         self.group: cgroups.BotGroup | None = None
         self.uid: uids.BotUid | None = None
         self.args_fd: int | None = None
+        self.seccomp_fd: int | None = None
         self.scratch: Path | None = None
         self._python_preexec = False
         try:
@@ -413,8 +417,10 @@ class Launch:
                                 extra_options, command)
             if self.protections.mode == "bubblewrap":
                 self.args_fd = os.memfd_create("bwrap-args", 0)  # not close-on-exec: bwrap reads it
+                self.seccomp_fd = seccomp.program_fd()  # the system calls it may not make
                 split = argv.index("--")
-                os.write(self.args_fd, b"".join(word.encode() + b"\0" for word in argv[1:split]))
+                words = argv[1:split] + ["--seccomp", str(self.seccomp_fd)]
+                os.write(self.args_fd, b"".join(word.encode() + b"\0" for word in words))
                 os.lseek(self.args_fd, 0, os.SEEK_SET)
                 argv = [argv[0], "--args", str(self.args_fd)] + argv[split:]
             prlimit = shutil.which("prlimit")
@@ -472,13 +478,14 @@ class Launch:
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
-        return (self.args_fd,) if self.args_fd is not None else ()
+        return tuple(fd for fd in (self.args_fd, self.seccomp_fd) if fd is not None)
 
     def started(self) -> None:
-        """The process is running: the arguments were handed over."""
-        if self.args_fd is not None:
-            os.close(self.args_fd)
-            self.args_fd = None
+        """The process is running: the arguments and the filter were handed over."""
+        for name in ("args_fd", "seccomp_fd"):
+            if getattr(self, name) is not None:
+                os.close(getattr(self, name))
+                setattr(self, name, None)
 
     def close(self) -> None:
         """Remove the group, free the user id, remove the scratch directory (idempotent)."""

@@ -1,9 +1,8 @@
 """Every database read the web viewer makes, returned as plain JSON-ready dicts.
 
-The store is opened only by `open_store`, and only to read. Queries name their columns:
-the ``tournaments`` table will gain a ``secret`` column that must never be selected or
-served, so nothing here selects ``*`` from it (nor `Store.tournament`, which does).
-Bot copies' paths and submission sources are not served either.
+The store is opened only by `open_store`, and only to read. Queries name their columns.
+Tournaments' secrets are not in the database at all (`arena.results.keyfile`). Bot copies'
+paths and submission sources are not served.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Everything a bot controls — its name (a database may hold any text), debug strings, stderr,
 error messages that quote its output, its actions — reaches a page only through
 
-* Jinja2 with autoescape (HTML pages), after `visible` has made control characters
-  readable;
+* Jinja2 with autoescape (HTML pages), after `visible` has made control, bidirectional and
+  invisible characters readable (`arena.text.printable`, the same escaping as the terminal's);
 * `json_for_script` when data is embedded in ``<script type="application/json">``: the
   characters that could end the script element or confuse a parser (``<``, ``>``, ``&``,
   U+2028, U+2029) are written as JSON escapes, so the embedded text is inert and still
@@ -18,27 +18,21 @@ import json
 import re
 from typing import Any
 
-# C0 controls except tab and newline, DEL, C1 controls, and the invisible or
-# direction-changing format characters that could make text look like something else.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+from arena.text import printable
 
 _SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 _SCRIPT_UNSAFE = re.compile("[<>&\u2028\u2029]")
 
 
-def _escape_control(match: re.Match) -> str:
-    code = ord(match.group(0))
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
 def visible(text: Any) -> str:
-    """The text with control characters shown as ``\\x1b``-style escapes (tab and newline kept).
+    """The text with control, bidirectional and invisible characters shown as ``\\x1b``-style
+    escapes (tab and newline kept): `arena.text.printable`.
 
     Not HTML escaping: the result still goes through autoescape or ``textContent``.
     """
     if text is None:
         return ""
-    return _CONTROL.sub(_escape_control, str(text))
+    return printable(str(text))
 
 
 def json_for_script(value: Any) -> str:
