@@ -42,6 +42,17 @@ def install() -> None:
     sys.unraisablehook = _quiet_unraisable
 
 
+def uninstall(previous: dict) -> None:
+    """Give back the handlers `install` replaced (for a caller that lives on after the command)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum, handler in previous.items():
+        if handler is not None:
+            signal.signal(signum, handler)
+    sys.unraisablehook = sys.__unraisablehook__
+    _received.clear()
+
+
 def take() -> int | None:
     """The stop signal received and not yet acted on, if any (and forget it)."""
     return _received.pop() if _received else None

@@ -27,16 +27,33 @@ def _interrupted(stopped: BaseException | None = None) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Run one command and exit. With ``argv`` None (the `arena` command, `python -m arena`)
+    this process is the command; with a list (a test, a program embedding arena) the caller
+    lives on, and gets its signal handlers back."""
+    import signal
+
     from arena import early_signals
 
+    previous = {signum: signal.getsignal(signum) for signum in early_signals.STOP_SIGNALS}
     early_signals.install()  # before the imports: a signal during them is never lost
+    try:
+        _main(argv)
+    finally:
+        if argv is not None:
+            from arena import cli
+
+            cli.EXITS_AFTER_COMMAND = False
+            early_signals.uninstall(previous)
+
+
+def _main(argv: list[str] | None) -> None:
     try:
         import click
 
         from arena import cli
         from arena.cli import main as command
 
-        cli.EXITS_AFTER_COMMAND = True
+        cli.EXITS_AFTER_COMMAND = argv is None
 
         try:
             code = command.main(args=argv, prog_name="arena", standalone_mode=False)

@@ -57,4 +57,4 @@ if __name__ == "__main__":
     _install()
     from arena.entry import main
 
-    main(sys.argv[1:])
+    main()  # this process is the command (it reads sys.argv), as `arena` is

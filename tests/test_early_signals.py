@@ -33,7 +33,8 @@ SWALLOWED_THEN_RUN = textwrap.dedent("""
     del thing
     for _ in range(1000):  # the handler runs at a bytecode boundary: the callback's, or here
         pass
-    entry.main(sys.argv[2:])
+    sys.argv[1:] = sys.argv[2:]
+    entry.main()  # this process is the command, as `arena` is
 """)
 
 

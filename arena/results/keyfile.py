@@ -93,6 +93,9 @@ def move_out_of(store) -> int:
     file, keep its SHA-256, and drop the column (its old bytes overwritten). Runs inside the
     store's write transaction; returns how many secrets moved."""
     conn = store.db.conn
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(tournaments)")}
+    if "secret" not in columns:
+        return 0  # moved already (a database whose later schema step was undone, or re-run)
     conn.execute("PRAGMA secure_delete = ON")  # freed space is zeroed, so no copy stays in the file
     conn.execute("ALTER TABLE tournaments ADD COLUMN secret_sha256 TEXT")
     rows = conn.execute("SELECT id, secret FROM tournaments WHERE secret IS NOT NULL").fetchall()
