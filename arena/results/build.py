@@ -14,10 +14,10 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
+from arena import scratch
 from arena.results.botstore import store_copy
 from arena.runner import files
 from arena.runner.bots import resolve_bot
@@ -60,9 +60,9 @@ def build_in_sandbox(store, seconds: int = BUILD_SECONDS):
     def build(copy: Path):
         command = resolve_bot(copy)
         started = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="arena-build-") as work:
-            os.chmod(work, 0o755)
-            out = Path(work) / "out"
+        work = scratch.make(scratch.BUILD, mode=0o755)
+        try:
+            out = work / "out"
             out.mkdir()
             os.chmod(out, 0o777)  # the build's own user writes its result here
             try:
@@ -76,6 +76,8 @@ def build_in_sandbox(store, seconds: int = BUILD_SECONDS):
                                f" {time.monotonic() - started:.1f} s; last lines of its output:\n{tail}"), None
             except (OSError, files.BotFilesError) as error:
                 return False, f"the build of {copy.name} left something that cannot be stored: {error}", None
+        finally:
+            files.remove_tree(work)
         return True, log, (digest, relative)
 
     return build
