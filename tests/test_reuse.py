@@ -141,3 +141,75 @@ def test_a_reused_process_is_as_sandboxed_as_a_fresh_one(tmp_path):
     assert seen_first == "[]"
     # Its own /tmp keeps what it wrote in its first match (documented), and nothing of the host.
     assert seen_second.startswith("['/tmp/mark-") and "root" not in seen_second and str(REPO) not in seen_second
+
+
+# ---- a process that ended, stderr of its own match ---------------------------
+
+def with_end_handler(path: str, code: str) -> str:
+    """Add an ``end`` handler (``code``, one line) to a bot written by `write_bot`."""
+    source = Path(path).read_text()
+    marker = '    elif message["type"] == "quit":'
+    Path(path).write_text(source.replace(marker, f'    elif message["type"] == "end":\n        {code}\n{marker}', 1))
+    return path
+
+
+def tournament_seats(store: Store, tournament_id: int, bot: str) -> list[dict]:
+    """The seats ``bot`` played, in schedule order, with their stderr."""
+    seats = []
+    for row in store.query("SELECT id FROM matches WHERE tournament_id = ? ORDER BY schedule_index", [tournament_id]):
+        seats += [seat for seat in store.match(row["id"])["seats"] if seat["bot"] == bot]
+    return seats
+
+
+def test_a_reusable_bot_that_exits_after_end_is_replaced_and_never_charged(tmp_path):
+    """Failure: a reusable bot that exits (code 0) right after `end` was given the next `start`
+    before it was reaped, and that match recorded `crash: start-up: closed its stdout: exited
+    with code 0` for a bot that did nothing wrong in it (8 of 16 seats, 1 or 2 workers). What it
+    wrote before exiting belongs to the match that ended."""
+    path = write_bot(tmp_path / "src", "quitter", on_start='''
+        sys.stderr.write("START %d\\n" % message["seed"])
+        seed = message["seed"]
+        reply({"type": "ready", "matches": "many"})''')
+    with_end_handler(path, 'sys.stderr.write("BYE %d\\n" % seed); sys.stderr.flush(); sys.exit(0)')
+    for workers in (1, 2):
+        with Store(tmp_path / f"{workers}.db") as store:
+            tournament_id = create(store, TournamentConfig(game="five-towers", bots=[path, RANDOM], players=2,
+                                                           rounds=8, seed=4))
+            run(store, tournament_id, workers=workers)
+            seats = tournament_seats(store, tournament_id, "quitter")
+        assert len(seats) == 16
+        assert [(s["status"], s["error"]) for s in seats] == [("ok", None)] * 16
+        for seat in seats:
+            seed = seat["stderr"].split()[1]
+            assert seat["stderr"] == f"START {seed}\nBYE {seed}\n"
+
+
+def test_each_match_of_a_reused_process_holds_exactly_its_own_stderr(tmp_path):
+    """Failure: what a reused process wrote after `end` of match N-1 was stored as match N's
+    stderr, and its own last lines never reached their match (0 of 16 seats held their own
+    stderr, with 1 or 2 workers)."""
+    path = write_bot(tmp_path / "src", "diarist", on_start='''
+        seed = message["seed"]
+        matches = globals().get("matches", 0) + 1
+        sys.stderr.write("match %d start %d\\n" % (matches, seed))
+        reply({"type": "ready", "matches": "many"})''', on_request='''
+        sys.stderr.write("match %d step %d %d\\n" % (matches, message["step"], seed))
+        reply({"type": "action", "index": 0})''')
+    with_end_handler(path, 'sys.stderr.write("match %d end %d\\n" % (matches, seed) + "x" * 5000 + "\\n")')
+    for workers in (1, 2):
+        with Store(tmp_path / f"{workers}.db") as store:
+            tournament_id = create(store, TournamentConfig(game="five-towers", bots=[path, RANDOM], players=2,
+                                                           rounds=8, seed=6))
+            run(store, tournament_id, workers=workers)
+            seats = tournament_seats(store, tournament_id, "diarist")
+        assert len(seats) == 16 and all(s["status"] == "ok" for s in seats)
+        numbers = set()
+        for seat in seats:
+            lines = seat["stderr"].splitlines()
+            number, seed = lines[0].split()[1], lines[0].split()[3]
+            numbers.add(number)
+            assert lines[0] == f"match {number} start {seed}"
+            assert len(lines) == seat["decisions"] + 3  # start, one per decision, end (and its long line)
+            assert all(line.startswith(f"match {number} step ") and line.endswith(f" {seed}") for line in lines[1:-2])
+            assert lines[-2:] == [f"match {number} end {seed}", "x" * 5000]
+        assert numbers != {"1"}  # processes were reused

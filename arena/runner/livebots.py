@@ -5,7 +5,8 @@ One `LiveBots` per worker process. It stages each bot version once (`StageCache`
 most ``keep`` of them, retiring the least recently used first. A process is only ever given
 back to a seat of the *same* bot version (content hash) with the same limits and sandbox;
 a process that failed, wrote anything it was not asked for, or used half its CPU allowance is
-never reused.
+never reused. A kept process is given a match only when it is still running with its stdout
+open and empty (`ready_for`).
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class LiveBots:
                 del self._idle[ident]
                 process = seated.process
                 process.max_line_bytes, process.max_output_bytes = max_line_bytes, max_output_bytes
-                if process.alive and not _wrote_anything(process):
+                if ready_for(seated):
                     process.reset_for_next_match()
                     seated.reused = True
                     return seated
@@ -130,6 +131,13 @@ class LiveBots:
             seated.process.wait_for_exit(deadline)
             seated.process.stop()
         self.stage_cache.close()
+
+
+def ready_for(seated: Seated) -> bool:
+    """True when the kept process may be charged with a match: it still runs with its stdout
+    open and empty (an exit between matches, even one not reaped yet, or a closed stdout means
+    a fresh process plays instead)."""
+    return seated.process.ready()
 
 
 def _wrote_anything(process: BotProcess) -> bool:
