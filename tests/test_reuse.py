@@ -143,7 +143,7 @@ def test_a_reused_process_is_as_sandboxed_as_a_fresh_one(tmp_path):
     assert seen_second.startswith("['/tmp/mark-") and "root" not in seen_second and str(REPO) not in seen_second
 
 
-# ---- a process that ended, stderr of its own match ---------------------------
+# ---- a process that ended, stderr of its own match, deals it has seen ---------------------------
 
 def with_end_handler(path: str, code: str) -> str:
     """Add an ``end`` handler (``code``, one line) to a bot written by `write_bot`."""
@@ -213,3 +213,87 @@ def test_each_match_of_a_reused_process_holds_exactly_its_own_stderr(tmp_path):
             assert all(line.startswith(f"match {number} step ") and line.endswith(f" {seed}") for line in lines[1:-2])
             assert lines[-2:] == [f"match {number} end {seed}", "x" * 5000]
         assert numbers != {"1"}  # processes were reused
+
+
+REMEMBERING = '''
+import json, sys
+seen = {}         # the first market of each match it played -> that match's number
+matches = 0
+first = False
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        matches += 1
+        first = True
+        sys.stderr.write("match %d\\n" % matches)
+        print(json.dumps({"type": "ready", "matches": "many"}), flush=True)
+    elif message["type"] == "request":
+        if first:
+            first = False
+            deal = json.dumps(message["observation"]["market"])
+            if deal in seen:
+                sys.stderr.write("RECOGNISED the deal of my match %d\\n" % seen[deal])
+            seen.setdefault(deal, matches)
+        print(json.dumps({"index": 0}), flush=True)
+    elif message["type"] == "quit":
+        break
+'''
+
+
+def rememberers(tmp_path: Path, count: int) -> list[str]:
+    paths = []
+    for number in range(count):
+        path = write_bot(tmp_path / "src", f"rememberer{number}")
+        Path(path).write_text(REMEMBERING + f"# {number}\n")
+        paths.append(path)
+    return paths
+
+
+def test_a_kept_process_never_plays_a_deal_it_has_seen_in_a_duplicate_tournament(tmp_path):
+    """Attack: a reusable bot remembers the markets of Five Towers and recognises the deal when
+    a duplicate set replays it with the seats rotated (then it knows the hidden draw pile): in 2
+    of 4 matches it knew. Each process must see each deal at most once, with 1 or 2 workers."""
+    bots = rememberers(tmp_path, 2)
+    for workers in (1, 2):
+        with Store(tmp_path / f"duplicate-{workers}.db") as store:
+            tournament_id = create(store, TournamentConfig(game="five-towers", bots=bots, players=2, rounds=3,
+                                                           seed=9, duplicate=True))
+            run(store, tournament_id, workers=workers)
+            seats = tournament_seats(store, tournament_id, "rememberer0") + \
+                tournament_seats(store, tournament_id, "rememberer1")
+        assert len(seats) == 12 and all(s["status"] == "ok" for s in seats)
+        assert not [s["stderr"] for s in seats if "RECOGNISED" in s["stderr"]]
+        assert any(not s["stderr"].startswith("match 1\n") for s in seats)  # processes were reused
+
+
+def test_a_kept_process_never_plays_both_halves_of_an_sprt_pair(tmp_path):
+    """Attack: SPRT plays each deal twice (a pair, the versions' seats swapped); a remembering
+    reusable process must never be given the pair's other half."""
+    bots = rememberers(tmp_path, 2)
+    with Store(tmp_path / "sprt.db") as store:
+        tournament_id = create(store, TournamentConfig(game="five-towers", bots=bots, players=2, seed=9,
+                                                       format="sprt", batch=4, max_matches=16, elo0=0.0,
+                                                       elo1=2000.0))
+        run(store, tournament_id, workers=1)
+        seats = tournament_seats(store, tournament_id, "rememberer0") + tournament_seats(store, tournament_id,
+                                                                                         "rememberer1")
+    assert len(seats) >= 8 and all(s["status"] == "ok" for s in seats)
+    assert not [s["stderr"] for s in seats if "RECOGNISED" in s["stderr"]]
+    assert any(not s["stderr"].startswith("match 1\n") for s in seats)
+
+
+def test_the_pool_starts_a_fresh_process_for_a_deal_its_idle_process_has_seen(tmp_path):
+    """The pool's rule itself: the same seed again gets a fresh process (the one that saw it
+    stays idle and plays the next new deal)."""
+    path = write_bot(tmp_path / "src", "named", on_start="""
+        sys.stderr.write("PROCESS %s\\n" % globals().setdefault("PROCESS", os.urandom(8).hex()))
+        reply({"type": "ready", "matches": "many"})""")
+    bots = LiveBots(detect(), keep=4)
+    try:
+        names = []
+        for seed in (1, 1, 2, 2):
+            result = play_match(MatchSpec("toy", [path, RANDOM], seed=seed), bots=bots)
+            names.append(result.seats[0].stderr.split()[1])
+        assert names[0] != names[1] and names[2:] == names[:2]
+    finally:
+        bots.close()

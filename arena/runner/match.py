@@ -290,7 +290,7 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
         try:
             seat.seated = bots.checkout(seat.path, seat.limits.for_kernel(), seat.limits.max_line_bytes,
                                         seat.limits.max_output_bytes, hashes[seat.index],
-                                        reuse=spec.restart == "auto", label=f"seat {seat.index}")
+                                        reuse=spec.restart == "auto", label=f"seat {seat.index}", deal=spec.seed)
         except (BotError, BotFilesError, BotChanged):
             for other in seats:
                 other.shut_down()
