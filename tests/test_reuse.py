@@ -215,6 +215,25 @@ def test_each_match_of_a_reused_process_holds_exactly_its_own_stderr(tmp_path):
         assert numbers != {"1"}  # processes were reused
 
 
+def test_what_a_bot_writes_after_a_pause_after_end_is_still_its_matchs(tmp_path):
+    """Failure: a quiet moment after `end` is no proof that the bot is done with it. A bot that
+    sleeps after `end`, then writes its last line, must have that line in the match that ended
+    (it is kept once it reads again; one that takes too long is retired, its line still in)."""
+    path = write_bot(tmp_path / "src", "sleeper", on_start='''
+        seed = message["seed"]
+        sys.stderr.write("start %d\\n" % seed)
+        reply({"type": "ready", "matches": "many"})''')
+    with_end_handler(path, 'time.sleep(0.3); sys.stderr.write("late %d\\n" % seed)')
+    bots = LiveBots(detect(), keep=4)
+    try:
+        for seed in range(3):
+            result = play_match(MatchSpec("toy", [path, RANDOM], seed=seed), bots=bots)
+            lines = result.seats[0].stderr.splitlines()
+            assert len(lines) == 2 and lines[0].split()[0] == "start" and lines[1] == f"late {lines[0].split()[1]}"
+    finally:
+        bots.close()
+
+
 REMEMBERING = '''
 import json, sys
 seen = {}         # the first market of each match it played -> that match's number

@@ -212,8 +212,8 @@ class Seat:
         """Keep the process for a later match (the caller checked it may be reused)."""
         if self.seated is not None:
             seated, self.seated = self.seated, None
+            bots.checkin(seated)  # if it retires the process, what it writes as it quits is ours too
             self.stderr = seated.process.stderr.text()
-            bots.checkin(seated)
 
 
 def play_match(spec: MatchSpec, protections: Protections | None = None, bots: LiveBots | None = None) -> MatchResult:
