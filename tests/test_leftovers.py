@@ -90,7 +90,7 @@ def test_kill_9_of_the_coordinator_then_resume_leaves_no_worker_folder(tmp_path)
     db = tmp_path / "arena.db"
     command = ARENA + ["--db", str(db), "tournament", "run", "--game", "five-towers", "--bots",
                        f"{RANDOM},{REPO / 'bots' / 'five_towers_heuristic.py'}", "--players", "2",
-                       "--rounds", "200", "--seed", "3", "--workers", "2"]
+                       "--rounds", "60", "--seed", "3", "--workers", "2"]
     process = subprocess.Popen(command, cwd=REPO, env=env_with_tmp(tmp), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, start_new_session=True)
     try:
