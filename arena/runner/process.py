@@ -305,10 +305,14 @@ class BotProcess:
                 return False  # cannot tell (it is changing): assume held
         return True
 
-    def _bot_pids(self) -> list[int]:
+    def _members(self) -> list[int]:
+        """Every process of the bot that this machine shows (the sandbox's own included)."""
+        return _group_pids(self.launch.group) if self.launch.group is not None else pids_with_token(self.token)
+
+    def _bot_pids(self, members: list[int] | None = None) -> list[int]:
         """The bot's own processes: under bubblewrap, not the sandbox's two (bwrap outside and
         the init inside, a child of the first)."""
-        members = _group_pids(self.launch.group) if self.launch.group is not None else pids_with_token(self.token)
+        members = self._members() if members is None else members
         if self.launch.protections.mode != "bubblewrap":
             return members
         wrapper = self.popen.pid
@@ -505,10 +509,14 @@ class BotProcess:
     def _waiting_for_input(self) -> bool:
         """True when no task of the bot runs and one waits for input (a pipe read or a poll).
 
-        Where the kernel does not say where a task sleeps, a sleeping task is taken as waiting."""
-        pids = self._bot_pids()
+        Where the kernel does not say where a task sleeps, a sleeping task is taken as waiting;
+        where it shows none of the bot's processes, that the bot took all its input is all there
+        is to go on."""
+        members = self._members()
+        if not members:
+            return self._reap() is None
         waiting = False
-        for pid in pids:
+        for pid in self._bot_pids(members):
             try:
                 tids = os.listdir(f"/proc/{pid}/task")
             except OSError:
