@@ -13,7 +13,6 @@ import ctypes
 import os
 import pickle
 import signal
-from pathlib import Path
 
 from arena import scratch
 
