@@ -70,7 +70,7 @@ def test_a_failing_build_refuses_the_bot_with_the_end_of_its_output(tmp_path):
             submit(store, folder, "toy")
         assert "the build of broken failed: exit code 1" in str(refused.value)
         assert "error" in str(refused.value)
-        assert store.bot_versions() == [] and list(store.bot_store.iterdir()) == []
+        assert store.bot_versions() == [] and (not store.bot_store.exists() or list(store.bot_store.iterdir()) == [])
 
 
 def test_a_build_cannot_write_outside_its_folder_or_reach_the_network(tmp_path):
@@ -133,3 +133,89 @@ def test_an_unbuilt_bot_is_refused_with_its_build_command(tmp_path):
     folder = c_bot(tmp_path / "cbot")
     with pytest.raises(BotError, match="does not exist yet: build the bot first .*cc -O2 -o bot main.c"):
         play_match(MatchSpec("toy", [str(folder), str(folder)], 1))
+
+
+# ---- the build's output is capped and unpacked beneath its folder -----------------------------
+
+def test_a_build_that_writes_over_the_cap_is_refused_and_leaves_nothing(tmp_path, monkeypatch):
+    """Attack: a build wrote three 400 MB files to `/out`, a host folder, and was accepted
+    (1,144 MiB on the host's disk). Now nothing of the host is writable and the folder with all
+    it wrote is capped (1 GiB; 8 MiB here): over it the bot is refused, and nothing is left."""
+    import tempfile
+
+    from arena import scratch
+    from arena.results import build
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    monkeypatch.setattr(build, "BUILD_OUTPUT_BYTES", 8 << 20)
+    folder = tmp_path / "filler"
+    folder.mkdir()
+    (folder / "bot.toml").write_text('command = "python3 bot.py"\nbuild = "sh fill.sh"\n')
+    shutil.copy(Path(__file__).resolve().parents[1] / "bots" / "random.py", folder / "bot.py")
+    (folder / "fill.sh").write_text(
+        "for i in 1 2 3; do head -c 3000000 /dev/zero > /out/big$i && echo wrote /out/big$i; done\n"
+        "for i in 1 2 3; do head -c 3000000 /dev/zero > big$i; done\n"
+        "true\n")
+    for path in (folder, *folder.iterdir(), *[p for p in tmp_path.parents if str(p).startswith("/tmp/")]):
+        path.chmod(path.stat().st_mode | 0o755)
+    tmp.chmod(0o755)
+    with Store(tmp_path / "arena.db") as store:
+        with pytest.raises(SubmitError) as refused:
+            submit(store, folder, "toy")
+        assert "the build of filler failed: the folder and what it wrote are over the 8 MiB cap" in str(refused.value)
+        assert "wrote /out" not in str(refused.value)  # /out is no host folder any more
+        assert store.bot_versions() == []
+        assert not store.bot_store.exists() or list(store.bot_store.iterdir()) == []
+    assert [e.name for e in os.scandir(tmp) if e.name.startswith(scratch.TEMPORARY_PREFIXES)] == []
+
+
+def test_a_build_stream_cannot_write_outside_its_folder_whatever_it_holds(tmp_path):
+    """Attack: the built folder leaves the sandbox as a tar stream the build controls; links it
+    holds (a chain `y -> .`, `x -> y/../..`, then a file under `x/`), absolute or `..` names,
+    hard links and special files must never write outside the folder."""
+    import io
+    import tarfile
+
+    from arena.results.build_output import BadOutput, OutputTooLarge, unpack
+
+    def stream(*members) -> io.BytesIO:
+        data = io.BytesIO()
+        with tarfile.open(fileobj=data, mode="w") as archive:
+            for name, kind, extra in members:
+                info = tarfile.TarInfo(name)
+                info.type = kind
+                if kind == tarfile.SYMTYPE or kind == tarfile.LNKTYPE:
+                    info.linkname = extra
+                    archive.addfile(info)
+                elif kind == tarfile.REGTYPE:
+                    info.size = len(extra)
+                    archive.addfile(info, io.BytesIO(extra))
+                else:
+                    archive.addfile(info)
+        data.seek(0)
+        return data
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    attacks = [
+        [("y", tarfile.SYMTYPE, "."), ("x", tarfile.SYMTYPE, "y/../.."), ("x/outside/escaped", tarfile.REGTYPE, b"!")],
+        [("link", tarfile.SYMTYPE, str(outside)), ("link/escaped", tarfile.REGTYPE, b"!")],
+        [("../outside/escaped", tarfile.REGTYPE, b"!")],
+        [("/tmp/escaped-by-a-build", tarfile.REGTYPE, b"!")],
+        [("hard", tarfile.LNKTYPE, "../outside/escaped")],
+        [("fifo", tarfile.FIFOTYPE, None)],
+        [("twice", tarfile.REGTYPE, b"1"), ("twice", tarfile.REGTYPE, b"2")],
+    ]
+    for number, members in enumerate(attacks):
+        with pytest.raises(BadOutput):
+            unpack(stream(*members), tmp_path / f"result{number}", 1 << 20)
+        assert list(outside.iterdir()) == [] and not os.path.exists("/tmp/escaped-by-a-build")
+    with pytest.raises(OutputTooLarge):
+        unpack(stream(("big", tarfile.REGTYPE, b"x" * 20000)), tmp_path / "big", 10000)
+    good = stream(("bin", tarfile.DIRTYPE, None), ("bin/bot", tarfile.REGTYPE, b"#!/bin/sh\n"),
+                  ("latest", tarfile.SYMTYPE, "bin/bot"))
+    unpack(good, tmp_path / "good", 1 << 20)
+    assert (tmp_path / "good" / "bin" / "bot").read_bytes() == b"#!/bin/sh\n"
+    assert os.readlink(tmp_path / "good" / "latest") == "bin/bot"

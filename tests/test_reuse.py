@@ -141,3 +141,178 @@ def test_a_reused_process_is_as_sandboxed_as_a_fresh_one(tmp_path):
     assert seen_first == "[]"
     # Its own /tmp keeps what it wrote in its first match (documented), and nothing of the host.
     assert seen_second.startswith("['/tmp/mark-") and "root" not in seen_second and str(REPO) not in seen_second
+
+
+# ---- a process that ended, stderr of its own match, deals it has seen ---------------------------
+
+def with_end_handler(path: str, code: str) -> str:
+    """Add an ``end`` handler (``code``, one line) to a bot written by `write_bot`."""
+    source = Path(path).read_text()
+    marker = '    elif message["type"] == "quit":'
+    Path(path).write_text(source.replace(marker, f'    elif message["type"] == "end":\n        {code}\n{marker}', 1))
+    return path
+
+
+def tournament_seats(store: Store, tournament_id: int, bot: str) -> list[dict]:
+    """The seats ``bot`` played, in schedule order, with their stderr."""
+    seats = []
+    for row in store.query("SELECT id FROM matches WHERE tournament_id = ? ORDER BY schedule_index", [tournament_id]):
+        seats += [seat for seat in store.match(row["id"])["seats"] if seat["bot"] == bot]
+    return seats
+
+
+def test_a_reusable_bot_that_exits_after_end_is_replaced_and_never_charged(tmp_path):
+    """Failure: a reusable bot that exits (code 0) right after `end` was given the next `start`
+    before it was reaped, and that match recorded `crash: start-up: closed its stdout: exited
+    with code 0` for a bot that did nothing wrong in it (8 of 16 seats, 1 or 2 workers). What it
+    wrote before exiting belongs to the match that ended."""
+    path = write_bot(tmp_path / "src", "quitter", on_start='''
+        sys.stderr.write("START %d\\n" % message["seed"])
+        seed = message["seed"]
+        reply({"type": "ready", "matches": "many"})''')
+    with_end_handler(path, 'sys.stderr.write("BYE %d\\n" % seed); sys.stderr.flush(); sys.exit(0)')
+    for workers in (1, 2):
+        with Store(tmp_path / f"{workers}.db") as store:
+            tournament_id = create(store, TournamentConfig(game="five-towers", bots=[path, RANDOM], players=2,
+                                                           rounds=8, seed=4))
+            run(store, tournament_id, workers=workers)
+            seats = tournament_seats(store, tournament_id, "quitter")
+        assert len(seats) == 16
+        assert [(s["status"], s["error"]) for s in seats] == [("ok", None)] * 16
+        for seat in seats:
+            seed = seat["stderr"].split()[1]
+            assert seat["stderr"] == f"START {seed}\nBYE {seed}\n"
+
+
+def test_each_match_of_a_reused_process_holds_exactly_its_own_stderr(tmp_path):
+    """Failure: what a reused process wrote after `end` of match N-1 was stored as match N's
+    stderr, and its own last lines never reached their match (0 of 16 seats held their own
+    stderr, with 1 or 2 workers)."""
+    path = write_bot(tmp_path / "src", "diarist", on_start='''
+        seed = message["seed"]
+        matches = globals().get("matches", 0) + 1
+        sys.stderr.write("match %d start %d\\n" % (matches, seed))
+        reply({"type": "ready", "matches": "many"})''', on_request='''
+        sys.stderr.write("match %d step %d %d\\n" % (matches, message["step"], seed))
+        reply({"type": "action", "index": 0})''')
+    with_end_handler(path, 'sys.stderr.write("match %d end %d\\n" % (matches, seed) + "x" * 5000 + "\\n")')
+    for workers in (1, 2):
+        with Store(tmp_path / f"{workers}.db") as store:
+            tournament_id = create(store, TournamentConfig(game="five-towers", bots=[path, RANDOM], players=2,
+                                                           rounds=8, seed=6))
+            run(store, tournament_id, workers=workers)
+            seats = tournament_seats(store, tournament_id, "diarist")
+        assert len(seats) == 16 and all(s["status"] == "ok" for s in seats)
+        numbers = set()
+        for seat in seats:
+            lines = seat["stderr"].splitlines()
+            number, seed = lines[0].split()[1], lines[0].split()[3]
+            numbers.add(number)
+            assert lines[0] == f"match {number} start {seed}"
+            assert len(lines) == seat["decisions"] + 3  # start, one per decision, end (and its long line)
+            assert all(line.startswith(f"match {number} step ") and line.endswith(f" {seed}") for line in lines[1:-2])
+            assert lines[-2:] == [f"match {number} end {seed}", "x" * 5000]
+        assert numbers != {"1"}  # processes were reused
+
+
+def test_what_a_bot_writes_after_a_pause_after_end_is_still_its_matchs(tmp_path):
+    """Failure: a quiet moment after `end` is no proof that the bot is done with it. A bot that
+    sleeps after `end`, then writes its last line, must have that line in the match that ended
+    (it is kept once it reads again; one that takes too long is retired, its line still in)."""
+    path = write_bot(tmp_path / "src", "sleeper", on_start='''
+        seed = message["seed"]
+        sys.stderr.write("start %d\\n" % seed)
+        reply({"type": "ready", "matches": "many"})''')
+    with_end_handler(path, 'time.sleep(0.3); sys.stderr.write("late %d\\n" % seed)')
+    bots = LiveBots(detect(), keep=4)
+    try:
+        for seed in range(3):
+            result = play_match(MatchSpec("toy", [path, RANDOM], seed=seed), bots=bots)
+            lines = result.seats[0].stderr.splitlines()
+            assert len(lines) == 2 and lines[0].split()[0] == "start" and lines[1] == f"late {lines[0].split()[1]}"
+    finally:
+        bots.close()
+
+
+REMEMBERING = '''
+import json, sys
+seen = {}         # the first market of each match it played -> that match's number
+matches = 0
+first = False
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        matches += 1
+        first = True
+        sys.stderr.write("match %d\\n" % matches)
+        print(json.dumps({"type": "ready", "matches": "many"}), flush=True)
+    elif message["type"] == "request":
+        if first:
+            first = False
+            deal = json.dumps(message["observation"]["market"])
+            if deal in seen:
+                sys.stderr.write("RECOGNISED the deal of my match %d\\n" % seen[deal])
+            seen.setdefault(deal, matches)
+        print(json.dumps({"index": 0}), flush=True)
+    elif message["type"] == "quit":
+        break
+'''
+
+
+def rememberers(tmp_path: Path, count: int) -> list[str]:
+    paths = []
+    for number in range(count):
+        path = write_bot(tmp_path / "src", f"rememberer{number}")
+        Path(path).write_text(REMEMBERING + f"# {number}\n")
+        paths.append(path)
+    return paths
+
+
+def test_a_kept_process_never_plays_a_deal_it_has_seen_in_a_duplicate_tournament(tmp_path):
+    """Attack: a reusable bot remembers the markets of Five Towers and recognises the deal when
+    a duplicate set replays it with the seats rotated (then it knows the hidden draw pile): in 2
+    of 4 matches it knew. Each process must see each deal at most once, with 1 or 2 workers."""
+    bots = rememberers(tmp_path, 2)
+    for workers in (1, 2):
+        with Store(tmp_path / f"duplicate-{workers}.db") as store:
+            tournament_id = create(store, TournamentConfig(game="five-towers", bots=bots, players=2, rounds=3,
+                                                           seed=9, duplicate=True))
+            run(store, tournament_id, workers=workers)
+            seats = tournament_seats(store, tournament_id, "rememberer0") + \
+                tournament_seats(store, tournament_id, "rememberer1")
+        assert len(seats) == 12 and all(s["status"] == "ok" for s in seats)
+        assert not [s["stderr"] for s in seats if "RECOGNISED" in s["stderr"]]
+        assert any(not s["stderr"].startswith("match 1\n") for s in seats)  # processes were reused
+
+
+def test_a_kept_process_never_plays_both_halves_of_an_sprt_pair(tmp_path):
+    """Attack: SPRT plays each deal twice (a pair, the versions' seats swapped); a remembering
+    reusable process must never be given the pair's other half."""
+    bots = rememberers(tmp_path, 2)
+    with Store(tmp_path / "sprt.db") as store:
+        tournament_id = create(store, TournamentConfig(game="five-towers", bots=bots, players=2, seed=9,
+                                                       format="sprt", batch=4, max_matches=16, elo0=0.0,
+                                                       elo1=2000.0))
+        run(store, tournament_id, workers=1)
+        seats = tournament_seats(store, tournament_id, "rememberer0") + tournament_seats(store, tournament_id,
+                                                                                         "rememberer1")
+    assert len(seats) >= 8 and all(s["status"] == "ok" for s in seats)
+    assert not [s["stderr"] for s in seats if "RECOGNISED" in s["stderr"]]
+    assert any(not s["stderr"].startswith("match 1\n") for s in seats)
+
+
+def test_the_pool_starts_a_fresh_process_for_a_deal_its_idle_process_has_seen(tmp_path):
+    """The pool's rule itself: the same seed again gets a fresh process (the one that saw it
+    stays idle and plays the next new deal)."""
+    path = write_bot(tmp_path / "src", "named", on_start="""
+        sys.stderr.write("PROCESS %s\\n" % globals().setdefault("PROCESS", os.urandom(8).hex()))
+        reply({"type": "ready", "matches": "many"})""")
+    bots = LiveBots(detect(), keep=4)
+    try:
+        names = []
+        for seed in (1, 1, 2, 2):
+            result = play_match(MatchSpec("toy", [path, RANDOM], seed=seed), bots=bots)
+            names.append(result.seats[0].stderr.split()[1])
+        assert names[0] != names[1] and names[2:] == names[:2]
+    finally:
+        bots.close()

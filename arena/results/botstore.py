@@ -10,10 +10,10 @@ whoever renames second finds it there and keeps the first.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from arena.runner import files
+from arena.scratch import INCOMING, make as make_folder
 
 
 def store_copy(bot_store: Path, source: Path) -> tuple[str, str]:
@@ -23,7 +23,7 @@ def store_copy(bot_store: Path, source: Path) -> tuple[str, str]:
     """
     bot_store.mkdir(mode=0o755, exist_ok=True)
     os.chmod(bot_store, 0o755)  # walkable by the bots' own users, when the harness is root
-    scratch = Path(tempfile.mkdtemp(prefix=".incoming-", dir=bot_store))
+    scratch = make_folder(INCOMING, bot_store)
     try:
         holder = scratch / "copy"
         if source.is_dir():

@@ -3,10 +3,12 @@
 The build runs with ``/bin/sh -c`` in the bot's folder, inside the same sandbox as a match:
 system directories, the interpreters and the compilers' toolchains (a Rust toolchain of the
 harness's user included) read-only; the bot's folder as a writable, size-capped ``/bot`` in
-memory; no network; a time, memory and process limit. What the folder holds after a
-successful build — sources and outputs — is what is stored and played; its output (stdout
-and stderr, the last 64 KiB) is stored with the version. A failed build refuses the bot with
-the tail of that output. In mode ``none`` (trusted bots) the build runs on a copy on the host.
+memory; no network; a time, memory and process limit. Nothing of the host is writable: what
+the folder holds after a successful build — sources and outputs — leaves the sandbox as one
+tar stream, unpacked under the cap (`BUILD_OUTPUT_BYTES`, 1 GiB for the folder and all it
+wrote), and is what is stored and played; its output (stdout and stderr, the last 64 KiB) is
+stored with the version. A failed build refuses the bot with the tail of that output, and
+leaves nothing. In mode ``none`` (trusted bots) the build runs on a copy on the host.
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import tempfile
+import threading
 import time
 from pathlib import Path
 
+from arena import scratch
 from arena.results.botstore import store_copy
+from arena.results.build_output import BadOutput, OutputTooLarge, unpack
 from arena.runner import files
 from arena.runner.bots import resolve_bot
 from arena.text import printable
@@ -28,6 +32,7 @@ BUILD_SECONDS = 600
 BUILD_LIMITS = ResourceLimits(memory_bytes=4 << 30, cpu_seconds=BUILD_SECONDS, processes=512,
                               file_bytes=512 << 20, open_files=4096, disk_bytes=1 << 30,
                               cpus=float(os.cpu_count() or 1))
+BUILD_OUTPUT_BYTES = 1 << 30  # the folder and everything the build wrote, as a whole
 LOG_BYTES = 64 * 1024
 TAIL_LINES = 30
 SOURCE = "/bot-source"
@@ -60,9 +65,9 @@ def build_in_sandbox(store, seconds: int = BUILD_SECONDS):
     def build(copy: Path):
         command = resolve_bot(copy)
         started = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="arena-build-") as work:
-            os.chmod(work, 0o755)
-            out = Path(work) / "out"
+        work = scratch.make(scratch.BUILD, mode=0o755)
+        try:
+            out = work / "out"
             out.mkdir()
             os.chmod(out, 0o777)  # the build's own user writes its result here
             try:
@@ -76,6 +81,8 @@ def build_in_sandbox(store, seconds: int = BUILD_SECONDS):
                                f" {time.monotonic() - started:.1f} s; last lines of its output:\n{tail}"), None
             except (OSError, files.BotFilesError) as error:
                 return False, f"the build of {copy.name} left something that cannot be stored: {error}", None
+        finally:
+            files.remove_tree(work)
         return True, log, (digest, relative)
 
     return build
@@ -84,7 +91,8 @@ def build_in_sandbox(store, seconds: int = BUILD_SECONDS):
 def run_build(build_command: str, folder: Path, out: Path, seconds: int = BUILD_SECONDS) -> str:
     """Run ``build_command`` over a writable copy of ``folder``; the result is ``out/result``.
 
-    Returns its output; raises `BuildFailed` with the reason and the output."""
+    Returns its output; raises `BuildFailed` with the reason and the output (leaving no
+    ``out/result``)."""
     try:
         protections = detect()
     except SandboxUnavailable as error:
@@ -94,33 +102,100 @@ def run_build(build_command: str, folder: Path, out: Path, seconds: int = BUILD_
     try:
         staged = stage.stage(resolve_bot(folder))
         if protections.mode == "bubblewrap":
-            source, work, result = SOURCE, BOT_ROOT, "/out/result"
-            options = [*_toolchain_binds(), "--ro-bind", staged.command.root, SOURCE,
-                       "--perms", "0777", "--size", str(BUILD_LIMITS.disk_bytes), "--tmpfs", BOT_ROOT,
-                       "--bind", str(out), "/out"]
-        else:
-            source, work, result, options = staged.command.root, str(out / "work"), str(out / "result"), []
-        # cp -R, not -a: the build's own user cannot set the times of folders it does not own.
-        script = (f'cp -R {source}/. {work}/ && cd {work} && {{ chmod -R u+w . 2>/dev/null; true; }} && ( {build_command} )'
-                  f' && mkdir {result} && cp -R {work}/. {result}/')
-        if protections.mode != "bubblewrap":
-            script = f"mkdir {work} && " + script
-        launch = sandbox.launch(staged, "build", extra_options=tuple(options), command=("/bin/sh", "-c", script))
-        env = dict(launch.env)
-        env["PATH"] = ":".join([*(os.path.join(p, "bin") for p in toolchain_paths()), env["PATH"]])
-        env["CARGO_HOME"] = os.path.join(env["HOME"], ".cargo")
-        code = None
-        try:
-            done = subprocess.run(launch.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, env=env, cwd=launch.cwd, preexec_fn=launch.preexec,
-                                  pass_fds=launch.pass_fds, timeout=seconds, start_new_session=True)
-            output, code = done.stdout, done.returncode
-        except subprocess.TimeoutExpired as expired:
-            output = expired.stdout or b""
-        finally:
-            launch.close()
+            return _build_in_sandbox(sandbox, staged, build_command, out, seconds)
+        return _build_on_host(sandbox, staged, build_command, out, seconds)
+    except BaseException:
+        files.remove_tree(out / "result")
+        raise
     finally:
         stage.close()
+
+
+def _build_in_sandbox(sandbox: Sandbox, staged, build_command: str, out: Path, seconds: int) -> str:
+    """The build in the sandbox: the folder is a size-capped ``/bot`` in memory, and nothing of
+    the host is writable; the built folder leaves as a tar stream on the script's standard
+    output (the build's own output goes to its standard error), unpacked under the cap."""
+    cap = BUILD_OUTPUT_BYTES
+    # Room beyond the cap, so that a build going over it is seen going over it (and refused)
+    # rather than stopped by a full folder it may ignore.
+    room = cap + cap // 16
+    options = [*_toolchain_binds(), "--ro-bind", staged.command.root, SOURCE,
+               "--perms", "0777", "--size", str(room), "--tmpfs", BOT_ROOT]
+    # cp -R, not -a: the build's own user cannot set the times of folders it does not own.
+    # Hard links go as files (as cp -R copies them), so the stream holds none.
+    script = (f"exec 3>&1 1>&2; cp -R {SOURCE}/. {BOT_ROOT}/ && cd {BOT_ROOT} && {{ chmod -R u+w . 2>/dev/null; true; }}"
+              f" && ( {build_command} ) 3>&- && cd / && tar -C {BOT_ROOT} --hard-dereference -cf - . >&3")
+    launch = sandbox.launch(staged, "build", extra_options=tuple(options), command=("/bin/sh", "-c", script))
+    log, problem, timed_out, code = bytearray(), None, threading.Event(), None
+    try:
+        process = subprocess.Popen(launch.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, env=_build_env(launch), cwd=launch.cwd,
+                                   preexec_fn=launch.preexec, pass_fds=launch.pass_fds, start_new_session=True)
+        launch.started()
+
+        def stop() -> None:
+            launch.kill(process.pid)
+
+        def expire() -> None:
+            timed_out.set()
+            stop()
+
+        reader = threading.Thread(target=_keep_tail, args=(process.stderr, log), daemon=True)
+        reader.start()
+        watchdog = threading.Timer(seconds, expire)
+        watchdog.start()
+        try:
+            try:
+                unpack(process.stdout, out / "result", cap)
+            except (OutputTooLarge, BadOutput) as error:
+                problem = error
+                stop()
+            code = process.wait()
+        finally:
+            watchdog.cancel()
+            stop()
+            process.wait()
+            reader.join()
+            process.stdout.close()
+            process.stderr.close()
+    finally:
+        launch.close()
+    text = bytes(log).decode("utf-8", "replace")
+    if isinstance(problem, OutputTooLarge):
+        raise BuildFailed(f"the folder and what it wrote are over the {cap >> 20} MiB cap", text)
+    if timed_out.is_set():
+        raise BuildFailed(f"it took longer than {seconds} s", text)
+    if code != 0:
+        raise BuildFailed(f"exit code {code}", text)
+    if problem is not None:
+        raise BuildFailed(f"it left something that cannot be stored: {problem}", text)
+    return text
+
+
+def _keep_tail(stream, log: bytearray) -> None:
+    while chunk := stream.read1(1 << 16):
+        log += chunk
+        del log[:-LOG_BYTES]
+
+
+def _build_on_host(sandbox: Sandbox, staged, build_command: str, out: Path, seconds: int) -> str:
+    """Mode none (trusted bots): the build runs on a copy on the host; its folder is checked
+    against the cap afterwards."""
+    source, work, result = staged.command.root, str(out / "work"), str(out / "result")
+    script = (f'mkdir {work} && cp -R {source}/. {work}/ && cd {work} && ( {build_command} )'
+              f' && mkdir {result} && cp -R {work}/. {result}/')
+    launch = sandbox.launch(staged, "build", command=("/bin/sh", "-c", script))
+    code = None
+    try:
+        done = subprocess.run(launch.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, env=_build_env(launch), cwd=launch.cwd,
+                              preexec_fn=launch.preexec, pass_fds=launch.pass_fds, timeout=seconds,
+                              start_new_session=True)
+        output, code = done.stdout, done.returncode
+    except subprocess.TimeoutExpired as expired:
+        output = expired.stdout or b""
+    finally:
+        launch.close()
     log = output[-LOG_BYTES:].decode("utf-8", "replace")
     if code is None:
         raise BuildFailed(f"it took longer than {seconds} s", log)
@@ -128,7 +203,27 @@ def run_build(build_command: str, folder: Path, out: Path, seconds: int = BUILD_
         raise BuildFailed(f"exit code {code}", log)
     if not (out / "result").is_dir():
         raise BuildFailed("it left no result", log)
+    if _size(out / "result") > BUILD_OUTPUT_BYTES:
+        raise BuildFailed(f"the folder and what it wrote are over the {BUILD_OUTPUT_BYTES >> 20} MiB cap", log)
     return log
+
+
+def _build_env(launch) -> dict:
+    env = dict(launch.env)
+    env["PATH"] = ":".join([*(os.path.join(p, "bin") for p in toolchain_paths()), env["PATH"]])
+    env["CARGO_HOME"] = os.path.join(env["HOME"], ".cargo")
+    return env
+
+
+def _size(folder: Path) -> int:
+    total = 0
+    for parent, _, names in os.walk(folder):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(parent, name)).st_size
+            except OSError:
+                continue
+    return total
 
 
 def _toolchain_binds() -> list[str]:

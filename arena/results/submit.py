@@ -18,11 +18,13 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena import scratch
 from arena.results import keys
 from arena.results.botstore import store_copy
 from arena.results.store import Store
 from arena.runner.bots import BotError, resolve_bot
-from arena.runner.files import BotFilesError
+from arena.runner import cgroups, files
+from arena.runner.files import BotFilesError, remove_tree
 from arena.text import printable
 
 MAX_NAME = 64
@@ -120,7 +122,8 @@ def register(store: Store, path: str | os.PathLike, game: str, name: str | None 
              validate=None, build=None, taken: set[str] = frozenset()) -> Submission:
     """Copy the bot at ``path`` into the store as a version of ``name`` in ``game``.
 
-    ``build(copy_path) -> (ok, log)`` runs a ``bot.toml`` build step on a writable copy;
+    ``build(copy_path) -> (ok, log, (hash, relative))`` runs a ``bot.toml`` build step on a
+    private copy (outside the store, removed afterwards: only the built copy is stored);
     ``validate(copy_path) -> (ok, seat_result)`` then plays its validation match; either
     failing raises ``SubmitError`` and records nothing. Without them (tournament entries given
     as paths) the version is recorded directly.
@@ -140,8 +143,25 @@ def register(store: Store, path: str | os.PathLike, game: str, name: str | None 
         command = resolve_bot(source)
     except BotError as error:
         raise SubmitError(str(error)) from None
+    building = bool(command.build and build is not None)
+    private = scratch.make(scratch.BUILD) if building else None
     try:
-        digest, relative = store_copy(store.bot_store, source)
+        return _register_copy(store, source, game, name, command, notes, validate, build, private)
+    finally:
+        if private is not None:
+            remove_tree(private)
+
+
+def _register_copy(store: Store, source: Path, game: str, name: str, command, notes: list[str], validate, build,
+                   private: Path | None) -> Submission:
+    """Copy, build (into ``private`` first: only the built copy is stored), validate, record."""
+    try:
+        if private is not None:  # a bot with a build is a folder (its bot.toml says so)
+            copy = private / source.name
+            digest = files.copy_bot(source, copy)
+        else:
+            digest, relative = store_copy(store.bot_store, source)
+            copy = store.bot_store / relative
     except BotFilesError as error:
         raise SubmitError(str(error)) from None
     except OSError as error:
@@ -149,11 +169,10 @@ def register(store: Store, path: str | os.PathLike, game: str, name: str | None 
     existing = store.find_version(game, name, content_hash=digest)
     if existing is not None:
         return Submission(existing, created=False, notes=notes)
-    copies = [relative]
+    copies = [] if private is not None else [relative]
     try:
-        copy = store.bot_store / relative
         stored_hash, build_log = digest, None
-        if command.build and build is not None:
+        if private is not None:
             ok, build_log, built = build(copy)
             if not ok:
                 raise SubmitError(build_log)
@@ -175,6 +194,14 @@ def register(store: Store, path: str | os.PathLike, game: str, name: str | None 
         discard_unreferenced(store, copies)
         raise
     return Submission(version, created=created, validation=validation, notes=notes)
+
+
+def sweep_leftovers(store: Store) -> None:
+    """Remove what earlier commands killed with ``kill -9`` left: builds' and staged copies'
+    folders, the cgroups of their bots and copies half-added to this store's bot store."""
+    cgroups.remove_stale()
+    scratch.sweep()
+    scratch.sweep(store.bot_store, (scratch.INCOMING,))
 
 
 def discard_unreferenced(store: Store, relatives: list[str]) -> None:
@@ -230,6 +257,7 @@ def submit(store: Store, path: str | os.PathLike, game: str, name: str | None = 
     """`arena submit`: register with a build step (if any) and a validation match."""
     from arena.results.build import build_in_sandbox
 
+    sweep_leftovers(store)
     return register(store, path, game, name, validate=validation_match(game), build=build_in_sandbox(store))
 
 

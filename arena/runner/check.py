@@ -73,7 +73,7 @@ def _spec(path: str, game: str, seed: int) -> MatchSpec:
 
 def _check_game(path: str, game: str, seed: int) -> list[Finding]:
     found: list[Finding] = []
-    bots = LiveBots(detect(), keep=8)
+    bots = LiveBots(detect(), keep=8, repeat_deals=True)  # the reuse finding replays the match
     try:
         first = play_match(_spec(path, game, seed), bots=bots)
         seat = first.seats[0]

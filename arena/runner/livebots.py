@@ -5,7 +5,9 @@ One `LiveBots` per worker process. It stages each bot version once (`StageCache`
 most ``keep`` of them, retiring the least recently used first. A process is only ever given
 back to a seat of the *same* bot version (content hash) with the same limits and sandbox;
 a process that failed, wrote anything it was not asked for, or used half its CPU allowance is
-never reused.
+never reused. A kept process is given a match only when it is still running with its stdout
+open and empty (`ready_for`), and never on a deal it has played before (the match's seed: a
+duplicate set's other seatings, an SPRT pair's other half): a fresh process plays that one.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import os
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.runner.bots import BotCommand, require_built, resolve_bot
@@ -41,13 +43,16 @@ class Seated:
     key: ProcessKey
     reused: bool
     matches_played: int = 0
+    deals: set = field(default_factory=set)  # the seeds of the deals this process was given
 
 
 class LiveBots:
     def __init__(self, protections: Protections, keep: int = DEFAULT_KEEP,
-                 work_folder: str | os.PathLike | None = None, owner_pid: int | None = None):
+                 work_folder: str | os.PathLike | None = None, owner_pid: int | None = None,
+                 repeat_deals: bool = False):
         self.protections = protections
         self.keep = keep
+        self.repeat_deals = repeat_deals  # `arena check` replays a match in one process on purpose
         self.stage_cache = StageCache(Path(work_folder) / "stage" if work_folder else None)
         self.work_folder = Path(work_folder) if work_folder else None
         self.owner_pid = owner_pid
@@ -68,25 +73,30 @@ class LiveBots:
         return self._commands[path]
 
     def checkout(self, path: str, limits: ResourceLimits, max_line_bytes: int, max_output_bytes: int,
-                 expected_hash: str | None = None, reuse: bool = True, label: str = "bot") -> Seated:
-        """A process for ``path``: an idle one of the same version if there is one, else a new one
-        (not started). Raises `BotError`, `BotFilesError` or `BotChanged` for a bad bot."""
+                 expected_hash: str | None = None, reuse: bool = True, label: str = "bot",
+                 deal: int | None = None) -> Seated:
+        """A process for ``path`` to play ``deal`` (the match's seed): an idle one of the same
+        version that never saw that deal and is ready, else a new one (not started). Raises
+        `BotError`, `BotFilesError` or `BotChanged` for a bad bot."""
         staged = self.stage_cache.stage(self.command(path), expected_hash)
         key = ProcessKey(staged.content_hash, limits, self.protections.mode)
+        deal = None if self.repeat_deals else deal
         if reuse:
             for ident, seated in list(self._idle.items()):
-                if seated.key != key:
-                    continue
+                if seated.key != key or not new_deal(seated, deal):
+                    continue  # one that saw this deal stays idle for another
                 del self._idle[ident]
                 process = seated.process
                 process.max_line_bytes, process.max_output_bytes = max_line_bytes, max_output_bytes
-                if process.alive and not _wrote_anything(process):
+                if ready_for(seated, deal):
                     process.reset_for_next_match()
                     seated.reused = True
+                    seated.deals.update({deal} - {None})
                     return seated
                 process.stop()
         launch = self.sandbox(limits).launch(staged, new_token(), self.work_folder, self.owner_pid)
-        return Seated(BotProcess(launch, max_line_bytes, max_output_bytes, label), staged, key, reused=False)
+        return Seated(BotProcess(launch, max_line_bytes, max_output_bytes, label), staged, key, reused=False,
+                      deals={deal} - {None})
 
     def checkin(self, seated: Seated) -> None:
         """Keep a process that finished its match well for a later match (or retire it)."""
@@ -130,6 +140,18 @@ class LiveBots:
             seated.process.wait_for_exit(deadline)
             seated.process.stop()
         self.stage_cache.close()
+
+
+def ready_for(seated: Seated, deal: int | None) -> bool:
+    """True when the kept process may be charged with a match on ``deal``: it never saw the
+    deal, and it still runs with its stdout open and empty (an exit between matches, even one
+    not reaped yet, or a closed stdout means a fresh process plays instead)."""
+    return new_deal(seated, deal) and seated.process.ready()
+
+
+def new_deal(seated: Seated, deal: int | None) -> bool:
+    """True when the process never played ``deal`` (None: a match of no known deal)."""
+    return deal is None or deal not in seated.deals
 
 
 def _wrote_anything(process: BotProcess) -> bool:

@@ -212,8 +212,8 @@ class Seat:
         """Keep the process for a later match (the caller checked it may be reused)."""
         if self.seated is not None:
             seated, self.seated = self.seated, None
+            bots.checkin(seated)  # if it retires the process, what it writes as it quits is ours too
             self.stderr = seated.process.stderr.text()
-            bots.checkin(seated)
 
 
 def play_match(spec: MatchSpec, protections: Protections | None = None, bots: LiveBots | None = None) -> MatchResult:
@@ -290,7 +290,7 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
         try:
             seat.seated = bots.checkout(seat.path, seat.limits.for_kernel(), seat.limits.max_line_bytes,
                                         seat.limits.max_output_bytes, hashes[seat.index],
-                                        reuse=spec.restart == "auto", label=f"seat {seat.index}")
+                                        reuse=spec.restart == "auto", label=f"seat {seat.index}", deal=spec.seed)
         except (BotError, BotFilesError, BotChanged):
             for other in seats:
                 other.shut_down()
@@ -469,7 +469,7 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
     log.append({"event": "end", **{k: v for k, v in end.items() if k != "type"}})
     deadline = time.monotonic() + QUIT_GRACE_S
     live = [s for s in seats if not s.failed and s.process is not None]
-    quitting = []
+    quitting, kept = [], []
     for seat in live:
         keep = reuse and seat.wants_many and bots.keep > 0
         try:
@@ -478,10 +478,25 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
                 seat.process.send_line(b'{"type":"quit"}\n', deadline)
         except BotFailure:
             keep = False  # the match is over; a bot that stops listening now changes nothing
-        if keep:
+        (kept if keep else quitting).append(seat)
+    late = []
+    for seat in kept:
+        # Kept only once it is done with `end` and waits for its next message: what it wrote
+        # until then is this match's stderr. One that ended or is still busy is retired, and
+        # what it writes until it exits is this match's too.
+        if seat.process.settle(deadline):
             seat.hand_back(bots)
         else:
-            quitting.append(seat)
+            late.append(seat)
+    if late:
+        deadline = max(deadline, time.monotonic() + QUIT_GRACE_S)
+        for seat in late:
+            try:
+                if seat.process.exit_status is None:
+                    seat.process.send_line(b'{"type":"quit"}\n', deadline)
+            except BotFailure:
+                pass
+        quitting += late
     for seat in quitting:
         seat.process.wait_for_exit(deadline)
         seat.shut_down()

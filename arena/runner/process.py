@@ -11,10 +11,13 @@ and releases the sandbox; it may be called any number of times. Knows nothing of
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import selectors
 import signal
+import struct
 import subprocess
+import termios
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -28,6 +31,11 @@ ABANDON_CHECK_S = 0.25  # how often a slow reply is checked for a bot that close
 CRASH_SETTLE_S = 0.5    # how long a dying bot is given to finish dying, to classify its end
 READ_CHUNK = 1 << 16
 STDERR_BURST = 16       # reads of stderr per wake-up, so a flood cannot starve stdout
+SETTLE_FIRST_S = 0.0002  # after `end`: the first pause between looks at a bot (doubling ...)
+SETTLE_MAX_PAUSE_S = 0.01  # ... up to this), until it waits for its next message
+# Where a sleeping task of a bot waits when it waits for input (kernel function names, as
+# /proc/<pid>/wchan shows them; a pipe read is `pipe_read`, or `anon_pipe_read` on 6.x).
+INPUT_WAITS = ("pipe_read", "poll", "select")
 
 # What a program prints when an allocation fails (without cgroups: under the address-space limit).
 OUT_OF_MEMORY_SIGNS = ("MemoryError", "out of memory", "Cannot allocate memory", "bad_alloc",
@@ -52,8 +60,10 @@ class StderrCapture:
     head: bytearray = field(default_factory=bytearray)
     tail: bytearray = field(default_factory=bytearray)
     dropped: int = 0
+    total: int = 0  # bytes ever added (cleared or not): tells whether a read found anything
 
     def add(self, data: bytes) -> None:
+        self.total += len(data)
         room = STDERR_HEAD - len(self.head)
         if room > 0:
             self.head += data[:room]
@@ -284,9 +294,7 @@ class BotProcess:
         if self.launch.protections.mode != "bubblewrap":
             return False  # the bot's own processes are the only holders: EOF tells
         target = f"pipe:[{self._stdout_inode}]"
-        wrapper = self.popen.pid
-        members = self.launch.group.members() if self.launch.group is not None else pids_with_token(self.token)
-        bot_pids = [pid for pid in members if pid != wrapper and _parent_of(pid) != wrapper]
+        bot_pids = self._bot_pids()
         if not bot_pids:
             return False
         for pid in bot_pids:
@@ -296,6 +304,19 @@ class BotProcess:
             except OSError:
                 return False  # cannot tell (it is changing): assume held
         return True
+
+    def _members(self) -> list[int]:
+        """Every process of the bot that this machine shows (the sandbox's own included)."""
+        return _group_pids(self.launch.group) if self.launch.group is not None else pids_with_token(self.token)
+
+    def _bot_pids(self, members: list[int] | None = None) -> list[int]:
+        """The bot's own processes: under bubblewrap, not the sandbox's two (bwrap outside and
+        the init inside, a child of the first)."""
+        members = self._members() if members is None else members
+        if self.launch.protections.mode != "bubblewrap":
+            return members
+        wrapper = self.popen.pid
+        return [pid for pid in members if pid != wrapper and _parent_of(pid) != wrapper]
 
     def wait_for_exit(self, deadline: float) -> bool:
         """Serve output until the process exits or ``deadline`` passes; True if it exited."""
@@ -451,8 +472,88 @@ class BotProcess:
 
     # -- between matches (reuse) --------------------------------------------------------
 
+    def settle(self, deadline: float) -> bool:
+        """After ``end``: serve the bot until it has taken every line it was sent and waits for
+        the next one, nothing of it running — then all it wrote while it handled the match is
+        read (and belongs to the match). True when it waits so; False when it ended, closed
+        its stdout, wrote to stdout, went over a limit or was still busy at ``deadline``."""
+        pause = SETTLE_FIRST_S
+        try:
+            while True:
+                self._drain(0)
+                if self._reap() is not None or not self._stdout_open or self.lines:
+                    return False
+                if not self._stdin_unread() and self._waiting_for_input():
+                    # Whatever it wrote before it began to wait is in its pipes by now.
+                    before = (self.stderr.total, self.output_bytes)
+                    self._read_stderr()
+                    self._read_stdout()
+                    if (self.stderr.total, self.output_bytes) == before:
+                        return not self.lines
+                    continue
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._drain(min(pause, remaining))  # wakes at once on output or exit
+                pause = min(pause * 2, SETTLE_MAX_PAUSE_S)
+        except (BotFailure, OSError, ValueError):
+            return False
+
+    def _stdin_unread(self) -> int:
+        """Bytes sent to the bot that it has not read yet."""
+        try:
+            return struct.unpack("i", fcntl.ioctl(self.popen.stdin.fileno(), termios.FIONREAD, b"\0" * 4))[0]
+        except (OSError, ValueError):
+            return 0
+
+    def _waiting_for_input(self) -> bool:
+        """True when no task of the bot runs and one waits for input (a pipe read or a poll).
+
+        Where the kernel does not say where a task sleeps, a sleeping task is taken as waiting;
+        where it shows none of the bot's processes, that the bot took all its input is all there
+        is to go on."""
+        members = self._members()
+        if not members:
+            return self._reap() is None
+        waiting = False
+        for pid in self._bot_pids(members):
+            try:
+                tids = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                continue  # gone: an exit is noticed through its pidfd
+            for tid in tids:
+                state, wchan = _task_state(pid, tid)
+                if state in ("Z", "X", ""):
+                    continue
+                if state not in ("S", "I"):
+                    return False  # running, in the disk's queue, or stopped: not done yet
+                if wchan in ("", "0") or any(name in wchan for name in INPUT_WAITS):
+                    waiting = True
+        return waiting
+
+    def ready(self) -> bool:
+        """A kept process may be given its next match: it runs, and its stdout is open and
+        holds nothing (checked without waiting)."""
+        if not self.alive:
+            return False
+        try:
+            if self.has_unrequested_output():
+                return False
+        except BotFailure:
+            return False
+        return self._stdout_open
+
     def reset_for_next_match(self) -> None:
-        """A reused process starts its next match with fresh counters and stderr."""
+        """A reused process starts its next match with fresh counters and stderr. What it wrote
+        to stderr while it waited between matches belongs to no match and is dropped."""
+        try:
+            for _ in range(64):
+                before = self.stderr.total
+                self._read_stderr()
+                if self.stderr.total == before:
+                    break
+        except (OSError, ValueError):
+            pass
         self.stderr.clear()
         self.output_bytes = 0
 
@@ -464,6 +565,33 @@ def _parent_of(pid: int) -> int:
             return int(handle.read().rsplit(b")", 1)[1].split()[1])
     except (OSError, ValueError, IndexError):
         return 0
+
+
+def _group_pids(group) -> list[int]:
+    """The processes of a bot's cgroup, from one controller's list (each holds all of them)."""
+    for folder in group.folders.values():
+        try:
+            with open(os.path.join(folder, "cgroup.procs"), "rb") as handle:
+                return [int(word) for word in handle.read().split()]
+        except (OSError, ValueError):
+            continue
+    return []
+
+
+def _task_state(pid: int, tid: str) -> tuple[str, str]:
+    """(state letter, kernel function it sleeps in) of one task; ("", "") when it is gone."""
+    try:
+        with open(f"/proc/{pid}/task/{tid}/stat", "rb") as handle:
+            state = handle.read().rsplit(b")", 1)[1].split()[0].decode()
+    except (OSError, IndexError):
+        return "", ""
+    if state not in ("S", "I"):
+        return state, ""
+    try:
+        with open(f"/proc/{pid}/task/{tid}/wchan") as handle:
+            return state, handle.read().strip()
+    except OSError:
+        return state, ""
 
 
 def pids_with_token(token: str) -> list[int]:

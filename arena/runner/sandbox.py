@@ -36,6 +36,7 @@ import tempfile
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from arena import scratch as scratch_folders
 from arena import settings
 from arena.runner import cgroups, files, seccomp, uids
 from arena.runner.bots import BotCommand
@@ -168,8 +169,7 @@ class StageCache:
     @property
     def folder(self) -> Path:
         if self._folder is None:
-            self._folder = Path(tempfile.mkdtemp(prefix=f"arena-stage-{os.getpid()}-"))
-            os.chmod(self._folder, 0o755)
+            self._folder = scratch_folders.make(scratch_folders.STAGE, mode=0o755)
         elif not self._folder.exists():
             self._folder.mkdir(mode=0o755, parents=True)
         return self._folder
@@ -408,7 +408,7 @@ class Launch:
             if self.protections.separate_user:
                 self.uid = uids.BotUid()
             if self.protections.mode == "none":
-                self.scratch = Path(tempfile.mkdtemp(prefix="arena-scratch-", dir=work_folder))
+                self.scratch = scratch_folders.make(scratch_folders.SCRATCH, work_folder)
                 (self.scratch / "tmp").mkdir()
                 home = str(self.scratch)
             else:

@@ -1,7 +1,7 @@
 """What runs in a worker process: receive a match spec, play it, send back the packed result.
 
 A worker keeps its own live bots (`LiveBots`: staged copies and reusable processes) and its
-own folder, ``arena-worker-<pid>-*`` in the temporary folder. It runs in a session of its own
+own folder, ``arena-worker-<pid>-s<start>-*`` in the temporary folder (`arena.scratch`). It runs in a session of its own
 (so a signal to the terminal's or the caller's process group reaches only the coordinator,
 which decides), ignores Ctrl-C, and dies with its coordinator (``PR_SET_PDEATHSIG``); its
 bots die with it (bubblewrap's ``--die-with-parent``, and their cgroups are swept).
@@ -13,10 +13,10 @@ import ctypes
 import os
 import pickle
 import signal
-import tempfile
-from pathlib import Path
 
-WORKER_PREFIX = "arena-worker-"
+from arena import scratch
+
+WORKER_PREFIX = scratch.WORKER
 _PR_SET_PDEATHSIG = 1
 
 
@@ -74,8 +74,7 @@ def main(connection, parent: int, keep: int, play=None) -> None:
     from arena.runner.livebots import LiveBots
     from arena.runner.sandbox import detect
 
-    folder = Path(tempfile.mkdtemp(prefix=f"{WORKER_PREFIX}{os.getpid()}-"))
-    os.chmod(folder, 0o755)
+    folder = scratch.make(WORKER_PREFIX, mode=0o755)
     bots = None
     try:
         bots = LiveBots(detect(), keep=keep, work_folder=folder)

@@ -40,9 +40,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena import scratch
 from arena.tournament.executors.bundles import BotCache, BundleRefused
 
-FOLDER_PREFIX = "arena-worker-"   # the local workers' prefix: `sweep_stale` cleans up after us too
+FOLDER_PREFIX = scratch.WORKER   # the local workers' prefix: `sweep_stale` cleans up after us too
 
 _lock = threading.Lock()
 _local = threading.local()
@@ -80,8 +81,7 @@ def _process_folder() -> Path:
     global _folder
     with _lock:
         if _folder is None or not _folder.exists():
-            _folder = Path(tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-dask-"))
-            os.chmod(_folder, 0o755)
+            _folder = scratch.make(FOLDER_PREFIX, tag="dask-", mode=0o755)
         return _folder
 
 

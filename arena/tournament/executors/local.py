@@ -21,7 +21,7 @@ import os
 import signal
 import time
 
-from arena.pids import alive as process_alive
+from arena import scratch
 from arena.runner import cgroups
 from arena.runner.files import remove_tree
 from arena.tournament import worker as worker_module
@@ -58,18 +58,11 @@ def remove_leftovers(pid: int) -> None:
 
 
 def sweep_stale() -> None:
-    """Remove what workers of harness processes that were killed (``kill -9``) left behind."""
+    """Remove what harness processes that were killed (``kill -9``) left behind: their bots'
+    cgroups and every scratch folder of theirs (`arena.scratch`: workers', staged copies,
+    builds, scratch homes) in the temporary folder."""
     cgroups.remove_stale()
-    for folder in glob.glob(os.path.join(_tmp(), f"{worker_module.WORKER_PREFIX}*")) + \
-            glob.glob(os.path.join(_tmp(), "arena-stage-*")):
-        name = os.path.basename(folder)
-        owner = name.split("-")[2] if name.startswith(worker_module.WORKER_PREFIX) else name.split("-")[2]
-        try:
-            if not owner.isdigit() or process_alive(int(owner)) or os.stat(folder).st_uid != os.geteuid():
-                continue
-            remove_tree(folder)
-        except OSError:
-            continue
+    scratch.sweep()
 
 
 def _tmp() -> str:
