@@ -33,7 +33,12 @@ def printable(text: str | None, keep_newlines: bool = True) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+_NAMED = {"\r": "\\r", "\b": "\\b", "\f": "\\f", "\v": "\\v"}  # as Python writes them
+
+
 def _escape(match: re.Match) -> str:
+    if match.group() in _NAMED:
+        return _NAMED[match.group()]
     code = ord(match.group())
     if code < 0x100:
         return f"\\x{code:02x}"

@@ -186,3 +186,17 @@ def test_a_reader_sees_committed_results_while_a_writer_holds_its_transaction(tm
             writer.db.execute("UPDATE matches SET error = 'in progress' WHERE id = ?", [second["id"]])
             with Store(tmp_path / "arena.db", create=False) as reader:
                 assert reader.one("SELECT SUM(matches) AS n FROM ratings")["n"] == 2
+
+
+def test_a_run_that_could_not_write_its_last_status_shows_as_interrupted(store, tmp_path):
+    """A full disk can refuse the run's last write (its status): the row still says `running`
+    with this very process as runner, and must not read as running once the run is over."""
+    import os
+
+    tournament_id = tournament(store, bots=2)
+    store.claim_tournament(tournament_id, os.getpid())
+    assert store.tournament(tournament_id)["status"] == "running"
+    with Store(tmp_path / "arena.db", readonly=True) as reader:  # its writes fail, as on a full disk
+        with pytest.raises(StoreError):
+            reader.set_tournament_status(tournament_id, "interrupted")
+        assert reader.tournament(tournament_id)["status"] == "interrupted"

@@ -674,7 +674,7 @@ class Store:
         row = self.one(_TOURNAMENT_SELECT + " WHERE t.id = ?", [tournament_id])
         if row is None:
             raise StoreError(f"no tournament {tournament_id}")
-        return _decode_tournament(row)
+        return _decode_tournament(row, self.path)
 
     def tournament_secret(self, tournament_id: int) -> str | None:
         """Its secret, from the key file beside the database (None: a tournament from before secrets)."""
@@ -689,7 +689,7 @@ class Store:
             raise StoreError(str(error)) from None
 
     def tournaments(self) -> list[dict]:
-        return [_decode_tournament(row) for row in self.query(_TOURNAMENT_SELECT + " ORDER BY t.id")]
+        return [_decode_tournament(row, self.path) for row in self.query(_TOURNAMENT_SELECT + " ORDER BY t.id")]
 
     def tournament_entries(self, tournament_id: int) -> list[dict]:
         return self.query(
@@ -701,9 +701,13 @@ class Store:
     def set_tournament_status(self, tournament_id: int, status: str, pid: int | None = None) -> None:
         stamps = {"running": ", started_at = COALESCE(started_at, :now)",
                   "finished": ", finished_at = :now"}.get(status, "")
-        with self.write():
-            self.db.conn.execute(f"UPDATE tournaments SET status = :status, runner_pid = :pid{stamps} WHERE id = :id",
-                                 {"status": status, "pid": pid, "now": now(), "id": tournament_id})
+        try:
+            with self.write():
+                self.db.conn.execute(f"UPDATE tournaments SET status = :status, runner_pid = :pid{stamps}"
+                                     " WHERE id = :id", {"status": status, "pid": pid, "now": now(), "id": tournament_id})
+        finally:
+            if status != "running":  # even if the write failed (a full disk): this process runs it no more
+                _RUNS_HERE.discard((os.path.abspath(self.path), tournament_id))
 
     def recount_matches(self) -> None:
         """Recompute every tournament's match counts from its matches (after bulk edits)."""
@@ -727,6 +731,8 @@ class Store:
                 raise StoreError(f"tournament {tournament_id} is being run by process {runner}")
             self.db.conn.execute("UPDATE tournaments SET status = 'running', runner_pid = ?,"
                                  " started_at = COALESCE(started_at, ?) WHERE id = ?", [pid, now(), tournament_id])
+        if pid == os.getpid():
+            _RUNS_HERE.add((os.path.abspath(self.path), tournament_id))
 
     def pending_matches(self, tournament_id: int, after_index: int = -1, limit: int | None = None) -> list[dict]:
         """The tournament's unfinished matches in schedule order, with their seats' bots."""
@@ -1017,12 +1023,22 @@ def _backfill_tournament_ratings(conn: sqlite3.Connection) -> None:
         " WHERE m.tournament_id IS NOT NULL AND m.rating_seq IS NOT NULL GROUP BY m.tournament_id, s.bot_version_id")
 
 
-def _decode_tournament(row: dict) -> dict:
+# The tournaments this process is running now, as (database path, id): a tournament whose row
+# names this process as its runner but that it no longer runs (its last status write failed,
+# say on a full disk) is interrupted, as one whose runner died is.
+_RUNS_HERE: set[tuple[str, int]] = set()
+
+
+def _decode_tournament(row: dict, path: Path | None = None) -> dict:
     row["options"] = json.loads(row["options"])
     row["config"] = json.loads(row["config"])
     row["format_state"] = json.loads(row["format_state"]) if row.get("format_state") else None
-    if row["status"] == "running" and row["runner_pid"] and not process_alive(row["runner_pid"]):
-        row["status"] = "interrupted"  # its process died without saying so (kill -9, power cut)
+    runner = row["runner_pid"]
+    if row["status"] == "running" and runner:
+        if not process_alive(runner):
+            row["status"] = "interrupted"  # its process died without saying so (kill -9, power cut)
+        elif runner == os.getpid() and path is not None and (os.path.abspath(path), row["id"]) not in _RUNS_HERE:
+            row["status"] = "interrupted"  # we ran it, and stopped without being able to say so
     return row
 
 
