@@ -751,11 +751,13 @@ def ratings_recompute_command(ctx: click.Context, game: str | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1, max=MAX_ID), help="At most this many rows (per game).")
 @click.option("--all-versions", is_flag=True, help="Every rated version, not only each bot's latest (game leaderboards).")
-@click.option("--confidence", is_flag=True, help="Add each rank's 90% bootstrap interval (tournament leaderboards).")
+@click.option("--confidence", is_flag=True, help="Add each rank's 90% bootstrap interval by mean points (a running tournament;"
+              " a finished one's refit standings always show 95% intervals and bands).")
 @click.pass_context
 def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, tournament_id: int | None,
                         fmt: str, limit: int | None, all_versions: bool, confidence: bool) -> None:
-    """Bots ordered by conservative skill (mu - 3 sigma)."""
+    """Bots ordered by conservative skill (mu - 3 sigma); a finished tournament's by the refit
+    of all its matches (rating, 95% intervals, tied bands)."""
     if confidence and tournament_id is None:
         raise UsageProblem("--confidence needs --tournament ID (it resamples that tournament's matches)")
     from arena.games import get_game

@@ -112,7 +112,7 @@ def _finish_board(store: Store, board: dict, versions: str, limit: int | None) -
     scale = [min((e["mu"] - 3 * e["sigma"] for e in entries), default=0.0),
              max((e["mu"] + 3 * e["sigma"] for e in entries), default=1.0)]
     return {"game": board["game"], "tournament": board["tournament"], "versions": versions, "scale": scale,
-            "entries": entries}
+            "standings": board.get("standings", "trueskill"), "entries": entries}
 
 
 def leaderboard(store: Store, game: str, versions: str = "latest", limit: int | None = None) -> dict:

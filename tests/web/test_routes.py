@@ -134,6 +134,8 @@ def test_a_tournament_page_has_progress_standings_and_head_to_head(client, web_d
     t = client.get(f"/api/tournaments/{tid}").json()
     assert (t["status"], t["matches_total"], t["matches_finished"], t["matches_pending"]) == ("finished", 6, 6, 0)
     assert len(t["standings"]["entries"]) == 3 and t["standings"]["tournament"] == tid
+    assert t["standings"]["standings"] == "refit"  # finished: all its matches refitted at once
+    assert {"band", "rating", "rating_interval", "rank_interval"} <= set(t["standings"]["entries"][0])
     cells = t["head_to_head"]["cells"]
     first, second = (str(e["bot_version_id"]) for e in t["head_to_head"]["entries"][:2])
     wins, draws, losses = cells[first][second]
@@ -143,6 +145,7 @@ def test_a_tournament_page_has_progress_standings_and_head_to_head(client, web_d
     assert "secret" not in t and "config" not in t and "runner_pid" not in t
     page = client.get(f"/tournaments/{tid}").text
     assert 'id="head-to-head"' in page and 'id="standings"' in page
+    assert ">band</th>" in page and "Final standings: a refit" in page
     live = client.get(f"/api/tournaments/{web_db.tournaments['pending']}/progress").json()
     assert live["matches_pending"] == live["matches_total"] > 0
 
