@@ -90,12 +90,24 @@ def tournament_leaderboard(store: Store, tournament_id: int, limit: int | None =
             "entries": _ranked(entries, limit)}
 
 
+# The web app shows a finished tournament's standings again and again: refit it once per
+# process (the key changes if its matches do, e.g. after `arena tournament retry`).
+_REFITS: dict[tuple, list] = {}
+
+
 def _refitted(store: Store, tournament_id: int, entries: list[dict], limit: int | None) -> list[dict]:
     from arena.results.refit import tournament_refit
 
+    tournament = store.tournament(tournament_id)
+    key = (str(store.path.resolve()), tournament_id, tournament.get("created_at"), tournament.get("finished_at"),
+           tournament.get("matches_finished"), tournament.get("matches_error"))
+    if key not in _REFITS:
+        if len(_REFITS) > 64:
+            _REFITS.clear()
+        _REFITS[key] = tournament_refit(store, tournament_id)
     by_version = {e["bot_version_id"]: e for e in entries}
     ranked = []
-    for standing in tournament_refit(store, tournament_id):
+    for standing in _REFITS[key]:
         entry = by_version[standing.version]
         entry.update(rank=standing.rank, band=standing.band, rating=standing.rating,
                      rating_interval=list(standing.rating_interval), rank_interval=list(standing.rank_interval))
