@@ -790,6 +790,26 @@ def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, t
     click.echo(render(boards, fmt, single=not all_games))
 
 
+@main.command("similar")
+@click.option("--game", required=True, help="The game whose bots to compare (each bot's latest version).")
+@click.option("--threshold", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="List the pairs at least this similar (shared source fingerprints / all).")
+@click.pass_context
+def similar_command(ctx: click.Context, game: str, threshold: float) -> None:
+    """Near-copies among submitted bots: pairs whose normalised source is mostly shared."""
+    from arena.games import get_game
+    from arena.results.similar import game_sources, similar_pairs
+
+    get_game(game)
+    with _store(ctx, readonly=True) as store:
+        sources = game_sources(store, game)
+    pairs, baseline = similar_pairs(sources, threshold)
+    click.echo(f"{len(sources)} {game} bots; median similarity of a pair {baseline:.2f};"
+               f" {len(pairs)} pair(s) at {threshold:.2f} or more")
+    for pair in pairs:
+        click.echo(f"  {pair.similarity:.2f}  {_printable(pair.first)}  {_printable(pair.second)}")
+
+
 @main.command("show")
 @click.argument("match_id", type=ID)
 @click.option("--json", "as_json", is_flag=True, help="Print the stored match as JSON (log included).")
