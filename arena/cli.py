@@ -429,9 +429,11 @@ def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, worke
             for note in notes:
                 click.echo(f"note: {_printable(note)}", err=True)
             tournament = store.tournament(tournament_id)
+            from arena.results.describe import format_text
+
             click.echo(f"tournament {tournament_id}: {tournament['game']}, {tournament['entries']} bots,"
-                       f" {tournament['players']} players, {tournament['rounds']} round(s),"
-                       f" {tournament['matches_total']} matches, seed {tournament['seed']}")
+                       f" {tournament['players']} players, {format_text(tournament, tournament['entries'])},"
+                       f" seed {tournament['seed']}")
             _run_with_progress(store, tournament_id, config.workers, config.keep_bots)  # executor: from config
             if config.format == "sprt":
                 _sprt_verdict(store, tournament_id)
@@ -473,15 +475,20 @@ def tournament_retry_command(ctx: click.Context, tournament_id: int, workers: in
 @tournament_group.command("list")
 @click.pass_context
 def tournament_list_command(ctx: click.Context) -> None:
-    """List tournaments with their progress and status."""
+    """List tournaments with their format, progress and status."""
+    from arena.results.describe import planned_matches
+
     with _store(ctx, readonly=True) as store:
         rows = store.tournaments()
-    click.echo(f"{'id':>4}  {'name':<16} {'game':<14} {'players':>7} {'bots':>4} {'done':>11} {'errors':>6}"
-               f"  {'status':<11} created")
+    click.echo(f"{'id':>4}  {'name':<16} {'game':<14} {'format':<11} {'players':>7} {'bots':>4} {'done':>13}"
+               f" {'errors':>6}  {'status':<11} created")
     for t in rows:
-        done = f"{t['matches_finished'] + t['matches_error']}/{t['matches_total']}"
-        click.echo(f"{t['id']:>4}  {_printable(t['name'] or '-')[:16]:<16} {t['game']:<14} {t['players']:>7}"
-                   f" {t['entries']:>4} {done:>11} {t['matches_error']:>6}  {t['status']:<11} {t['created_at'][:19]}")
+        total, exact = planned_matches(t, t["entries"])
+        planned = "?" if total is None else f"{'' if exact else '≤'}{total}"
+        done = f"{t['matches_finished'] + t['matches_error']}/{planned}"
+        kind = t.get("format") or (t.get("config") or {}).get("format") or "round-robin"
+        click.echo(f"{t['id']:>4}  {_printable(t['name'] or '-')[:16]:<16} {t['game']:<14} {kind:<11} {t['players']:>7}"
+                   f" {t['entries']:>4} {done:>13} {t['matches_error']:>6}  {t['status']:<11} {t['created_at'][:19]}")
 
 
 @tournament_group.command("show")
@@ -494,6 +501,7 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
 
     from arena.results.leaderboard import render, tournament_leaderboard
     from arena.tournament import tournament_status
+    from arena.results.describe import format_text
 
     with _store(ctx, readonly=True) as store:
         t = tournament_status(store, tournament_id)
@@ -503,13 +511,15 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
                                         "status", "created_at", "started_at", "finished_at", "matches_total",
                                         "matches_finished", "matches_error", "matches_pending", "rated_through",
                                         "seat_statuses", "errors")}
+        data["format"] = format_text(t, len(t["entries_list"]))
         data["entries"] = [{k: e[k] for k in ("position", "bot", "version", "path")} for e in t["entries_list"]]
         data["leaderboard"] = json.loads(render([board], "json"))["entries"]
         click.echo(json.dumps(data, indent=2))
         return
     click.echo(f"tournament {t['id']}{' (' + _printable(t['name']) + ')' if t['name'] else ''}: {t['status']}")
     click.echo(f"game {t['game']}, {t['players']} players, options {json.dumps(t['options'], sort_keys=True)},"
-               f" {t['rounds']} round(s), seed {t['seed']}")
+               f" seed {t['seed']}")
+    click.echo(f"format: {format_text(t, len(t['entries_list']))}")
     click.echo(f"matches: {t['matches_finished']} finished, {t['matches_error']} errors,"
                f" {t['matches_pending']} pending, of {t['matches_total']}; rated through schedule index"
                f" {t['rated_through']}")

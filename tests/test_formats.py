@@ -125,6 +125,32 @@ def test_swiss_gives_the_odd_one_out_a_bye(tmp_path, randoms):
         assert len(sat_out) == 5 and len(set(sat_out)) == 5  # one bye a round, never twice
 
 
+def test_a_swiss_progress_counts_the_matches_of_every_round_from_the_start(tmp_path, randoms):
+    from arena.results.describe import format_text
+
+    seen = []
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="toy", bots=randoms[:5], format="swiss", rounds=3,
+                                                       seed=2))
+        run(store, tournament_id, workers=2, progress=seen.append)
+        text = format_text(store.tournament(tournament_id), 5)
+    assert seen[0].total == 12 and seen[-1].final and (seen[-1].done, seen[-1].total) == (12, 12)
+    assert all(p.total == 12 for p in seen)  # 3 rounds of 2 groups, each in both seatings
+    assert text == "swiss, 3 rounds of 4 matches: 12 matches in all"
+
+
+def test_a_ladder_and_an_sprt_say_their_stop_rule():
+    from arena.results.describe import format_text, planned_matches
+
+    ladder = {"format": "ladder", "players": 2, "config": {"max_matches": 500, "until_stable": True, "top": 3,
+                                                           "stable_batches": 5, "sigma_bound": 1.5}}
+    assert format_text(ladder, 10) == ("ladder, until the top 3 keep their order for 5 batches with every σ under"
+                                       " 1.5, at most 500 matches")
+    assert planned_matches(ladder, 10) == (500, False)
+    sprt = {"format": "sprt", "players": 2, "config": {"elo0": 0, "elo1": 5, "alpha": 0.05, "beta": 0.1}}
+    assert format_text(sprt, 2) == "sprt, elo0 0 elo1 5, alpha 0.05 beta 0.1: until H0 or H1 is accepted"
+
+
 # ---- ladder -----------------------------------------------------------------------------------------
 
 def test_a_ladder_plays_batches_until_its_match_count(tmp_path, randoms):

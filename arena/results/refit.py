@@ -148,15 +148,27 @@ def _elo(log_strengths: np.ndarray) -> np.ndarray:
     return ratings - ratings.mean()
 
 
+def _prepared(matches: list[list[Seat]], versions: list[int]) -> tuple[list[list[Seat]], dict[int, int], Events]:
+    index = {v: i for i, v in enumerate(versions)}
+    matches = canonical([[s for s in m if s.version in index] for m in matches])
+    matches = [m for m in matches if len(m) >= 2]
+    return matches, index, _events(matches, index)
+
+
+def ratings(matches: list[list[Seat]], versions: list[int]) -> dict[int, float]:
+    """Each version's refit rating (Elo scale, mean 0), without the bootstrap."""
+    if not versions:
+        return {}
+    _, _, events = _prepared(matches, versions)
+    return dict(zip(versions, (float(r) for r in _elo(_choix_fit(len(versions), events)))))
+
+
 def refit(matches: list[list[Seat]], versions: list[int], samples: int = SAMPLES, seed: int = SEED,
           level: float = LEVEL) -> list[Standing]:
     """The standings of ``versions`` from ``matches`` (each a list of seats), best first."""
     if not versions:
         return []
-    matches = canonical([m for m in matches if len(m) >= 2])
-    index = {v: i for i, v in enumerate(versions)}
-    matches = [[s for s in m if s.version in index] for m in matches]
-    events = _events(matches, index)
+    matches, index, events = _prepared(matches, versions)
     played = np.zeros(len(versions), int)
     for match in matches:
         for seat in {s.version for s in match}:

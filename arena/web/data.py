@@ -14,6 +14,7 @@ from typing import Any
 
 from arena.pids import alive as process_alive
 from arena.games import UnknownGame, game_names, get_game
+from arena.results.describe import format_text
 from arena.results.leaderboard import game_leaderboard, tournament_leaderboard
 from arena.results.store import FAILURE_KINDS, SEAT_STATUSES, Store, StoreError, unpack
 
@@ -318,6 +319,7 @@ def tournament(store: Store, tournament_id: int, versions: str = "all") -> dict:
     row = tournament_row(store, tournament_id)
     _with_progress(row, _progress(store, [tournament_id]).get(tournament_id))
     row["game_title"] = game_info(row["game"])["title"]
+    row["format_text"] = format_text(row, row["entries"])
     row["entries_list"] = store.query(
         "SELECT e.position, v.id AS bot_version_id, b.id AS bot_id, b.name AS bot, v.version, v.language"
         " FROM tournament_entries e JOIN bot_versions v ON v.id = e.bot_version_id JOIN bots b ON b.id = v.bot_id"
