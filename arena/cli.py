@@ -506,6 +506,11 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
     with _store(ctx, readonly=True) as store:
         t = tournament_status(store, tournament_id)
         board = tournament_leaderboard(store, tournament_id)
+        swiss_text = None
+        if t.get("format") == "swiss":
+            from arena.results import swiss
+
+            swiss_text = swiss.text(store, tournament_id)
     if as_json:
         data = {key: t[key] for key in ("id", "name", "game", "players", "rounds", "seed", "options", "config",
                                         "status", "created_at", "started_at", "finished_at", "matches_total",
@@ -530,6 +535,9 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
         click.echo(f"error in match {error['id']} (schedule index {error['schedule_index']}): {_printable(error['error'])}")
     click.echo("")
     click.echo(render([board], "table"))
+    if swiss_text:
+        click.echo("")
+        click.echo(swiss_text)
 
 
 def _format_command_options(function):

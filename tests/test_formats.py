@@ -125,6 +125,27 @@ def test_swiss_gives_the_odd_one_out_a_bye(tmp_path, randoms):
         assert len(sat_out) == 5 and len(set(sat_out)) == 5  # one bye a round, never twice
 
 
+def test_swiss_standings_count_swiss_points_with_byes_and_buchholz_and_show_every_round(tmp_path, randoms):
+    from arena.results import swiss
+
+    bots = [GREEDY] + randoms[:4]
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="toy", bots=bots, format="swiss", rounds=5, seed=2))
+        run(store, tournament_id, workers=2)
+        rounds = swiss.rounds(store, tournament_id)
+        table = swiss.standings(store, tournament_id)
+        text = swiss.text(store, tournament_id)
+        names = {e["bot_version_id"]: e["bot"] for e in store.tournament_entries(tournament_id)}
+    assert [len(r.groups) for r in rounds] == [2] * 5 and [len(r.byes) for r in rounds] == [1] * 5
+    assert sorted(v for r in rounds for v in r.byes) == sorted(names)  # each sits out once
+    # 2 players: a match hands out 1 point in all; a bye is worth a round of draws (1 point)
+    assert sum(row.points for row in table) == pytest.approx(20 + 5)
+    assert names[table[0].version] == "greedy" and table[0].place == 1
+    keys = [(-round(r.points, 9), -round(r.buchholz, 9), -r.first_places) for r in table]
+    assert keys == sorted(keys)
+    assert text.count("\nround ") == 5 and "; bye: " in text and "Swiss standings" in text
+
+
 def test_a_swiss_progress_counts_the_matches_of_every_round_from_the_start(tmp_path, randoms):
     from arena.results.describe import format_text
 

@@ -236,3 +236,26 @@ def test_the_web_layer_imports_neither_the_runner_nor_the_tournament_layer():
             "print(bad); sys.exit(1 if bad else 0)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_a_swiss_tournament_page_has_its_swiss_standings_and_every_round(tmp_path):
+    from arena.tournament import TournamentConfig, create, run
+
+    bots = []
+    for name in "abcde":  # copies of the random bot, each its own version
+        path = tmp_path / f"{name}.py"
+        path.write_text((Path(__file__).resolve().parents[2] / "bots" / "random.py").read_text() + f"# {name}\n")
+        path.chmod(0o644)
+        bots.append(str(path))
+    tmp_path.chmod(0o755)
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="five-towers", bots=bots, format="swiss", rounds=2,
+                                                       seed=3))
+        run(store, tournament_id, workers=2)
+    with TestClient(create_app(str(tmp_path / "arena.db"))) as client:
+        data = client.get(f"/api/tournaments/{tournament_id}").json()
+        page = client.get(f"/tournaments/{tournament_id}").text
+    assert [len(r["byes"]) for r in data["swiss"]["rounds"]] == [1, 1]
+    assert [r["place"] for r in data["swiss"]["standings"]] == [1, 2, 3, 4, 5]
+    assert 'id="swiss-standings"' in page and page.count("bye: ") == 2
+    assert "Format: swiss, 2 rounds of 4 matches: 8 matches in all" in page
