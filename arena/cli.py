@@ -491,6 +491,17 @@ def tournament_list_command(ctx: click.Context) -> None:
                    f" {t['entries']:>4} {done:>13} {t['matches_error']:>6}  {t['status']:<11} {t['created_at'][:19]}")
 
 
+@tournament_group.command("plan")
+@click.option("--bots", "bot_count", type=click.IntRange(2, 100_000), required=True, help="How many bots.")
+@click.option("--players", type=click.IntRange(2, 64), default=2, show_default=True, help="Players per match.")
+@click.option("--no-duplicate", is_flag=True, help="Count matches without duplicate deals.")
+def tournament_plan_command(bot_count: int, players: int, no_duplicate: bool) -> None:
+    """Before a run: the matches a round-robin of N bots costs, and a cheaper plan."""
+    from arena.tournament.advice import plan_text
+
+    click.echo(plan_text(bot_count, players, not no_duplicate))
+
+
 @tournament_group.command("show")
 @click.argument("tournament_id", type=ID)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
