@@ -37,6 +37,7 @@ ELO_PER_NATURAL_LOG = 400 / math.log(10)
 SAMPLES = 200
 SEED = 0
 LEVEL = 0.95
+CHUNK = 25        # resamples fitted together
 
 
 @dataclass
@@ -107,14 +108,24 @@ def _events(matches: list[list[Seat]], index: dict[int, int]) -> Events:
     return events
 
 
-def _choix_fit(items: int, events: Events) -> np.ndarray:
-    """Log-strengths by choix: weights 1 and ½ become two copies and one."""
+def _choix_fit(items: int, events: Events, start: np.ndarray | None = None) -> np.ndarray:
+    """Log-strengths by choix: weights 1 and ½ become two copies and one. ``start`` (say the
+    minorize-maximize fit) saves choix most of its iterations, each a Python loop over the
+    choices."""
     import choix
 
     data = []
     for winner, choice, weight in zip(events.winners, events.sets, events.weights):
         data.extend([(winner, choice[1:])] * int(round(2 * weight)))
-    return choix.ilsr_top1(items + 1, data, alpha=0.0, max_iter=1000, tol=1e-10)
+    return choix.ilsr_top1(items + 1, data, alpha=0.0, initial_params=start, max_iter=1000, tol=1e-10)
+
+
+def _fit(items: int, events: Events) -> np.ndarray:
+    """The full data's log-strengths: choix's, started from the minorize-maximize fit."""
+    incidence = _incidence(items, events)
+    start = mm_fit(incidence, np.array(events.winners), np.array(events.weights), np.zeros(items + 1),
+                   tolerance=1e-10)
+    return _choix_fit(items, events, start - start.mean())
 
 
 def _incidence(items: int, events: Events):
@@ -126,21 +137,41 @@ def _incidence(items: int, events: Events):
 
 
 def mm_fit(incidence, winners: np.ndarray, weights: np.ndarray, start: np.ndarray,
-           tolerance: float = 1e-9, max_steps: int = 5000) -> np.ndarray:
+           tolerance: float = 1e-9, max_steps: int = 2000) -> np.ndarray:
     """Log-strengths maximizing the weighted Plackett–Luce likelihood of the choices (Hunter's
-    minorize-maximize iteration), starting from ``start``."""
-    wins = np.bincount(winners, weights=weights, minlength=incidence.shape[1])
-    strength = np.exp(start - start.max())
+    minorize-maximize iteration, sped up by SQUAREM extrapolation), starting from ``start``.
+    ``weights`` may have a column per resample (events × samples): then every column is
+    fitted at once, one column of the result each."""
+    from scipy.sparse import csr_matrix
+
+    single = weights.ndim == 1
+    weights = weights[:, None] if single else weights
+    items = incidence.shape[1]
+    won = csr_matrix((np.ones(len(winners)), (np.arange(len(winners)), winners)), shape=(len(winners), items))
+    wins = np.asarray(won.T @ weights)
     transposed = incidence.T.tocsr()
+
+    def step(log_strength: np.ndarray) -> np.ndarray:
+        strength = np.exp(log_strength - log_strength[-1])  # the reference stays at 1
+        new = wins / (transposed @ (weights / (incidence @ strength)))
+        return np.log(new / new[-1])
+
+    current = np.repeat((start - start[-1])[:, None], weights.shape[1], axis=1)
     for _ in range(max_steps):
-        totals = incidence @ strength
-        new = wins / (transposed @ (weights / totals))
-        new /= new[-1]  # the reference stays at 1
-        change = np.max(np.abs(np.log(new) - np.log(strength)))
-        strength = new
+        first = step(current)
+        second = step(first)
+        r, v = first - current, second - 2 * first + current
+        alpha = -np.sqrt((r * r).sum(0)) / np.maximum(np.sqrt((v * v).sum(0)), 1e-300)
+        alpha = np.minimum(alpha, -1.0)  # never shorter than a plain step
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            jumped = step(current - 2 * alpha * r + alpha * alpha * v)
+        if not np.all(np.isfinite(jumped)):  # extrapolated too far: keep the plain steps
+            jumped = second
+        change = np.max(np.abs(jumped - current))
+        current = jumped
         if change < tolerance:
             break
-    return np.log(strength)
+    return current[:, 0] if single else current
 
 
 def _elo(log_strengths: np.ndarray) -> np.ndarray:
@@ -160,7 +191,7 @@ def ratings(matches: list[list[Seat]], versions: list[int]) -> dict[int, float]:
     if not versions:
         return {}
     _, _, events = _prepared(matches, versions)
-    return dict(zip(versions, (float(r) for r in _elo(_choix_fit(len(versions), events)))))
+    return dict(zip(versions, (float(r) for r in _elo(_fit(len(versions), events)))))
 
 
 def refit(matches: list[list[Seat]], versions: list[int], samples: int = SAMPLES, seed: int = SEED,
@@ -173,7 +204,7 @@ def refit(matches: list[list[Seat]], versions: list[int], samples: int = SAMPLES
     for match in matches:
         for seat in {s.version for s in match}:
             played[index[seat]] += 1
-    full = _choix_fit(len(versions), events)
+    full = _fit(len(versions), events)
     ratings = _elo(full)
     order = sorted(range(len(versions)), key=lambda i: (-ratings[i], versions[i]))
 
@@ -183,11 +214,15 @@ def refit(matches: list[list[Seat]], versions: list[int], samples: int = SAMPLES
     base = np.array(events.weights)
     match_of = np.array(events.match_of)
     resampled = np.zeros((samples, len(versions)))
-    for sample in range(samples):
-        picks = np.bincount(rng.integers(0, len(matches), len(matches)), minlength=len(matches)) if matches \
-            else np.zeros(0)
-        repeat = np.where(match_of >= 0, picks[np.maximum(match_of, 0)] if matches else 0, 1)
-        resampled[sample] = _elo(mm_fit(incidence, winners, base * repeat, full - full[-1], tolerance=1e-7))
+    for first in range(0, samples, CHUNK):
+        columns = []
+        for _ in range(first, min(samples, first + CHUNK)):
+            picks = np.bincount(rng.integers(0, len(matches), len(matches)), minlength=len(matches)) if matches \
+                else np.zeros(0)
+            columns.append(base * np.where(match_of >= 0, picks[np.maximum(match_of, 0)] if matches else 0, 1))
+        fitted = mm_fit(incidence, winners, np.stack(columns, axis=1), full - full[-1], tolerance=1e-7)
+        for offset in range(fitted.shape[1]):
+            resampled[first + offset] = _elo(fitted[:, offset])
     ranks = np.argsort(np.argsort(-resampled, axis=1), axis=1) + 1
     ahead = (resampled[:, :, None] > resampled[:, None, :]).mean(axis=0)  # [j, i]: j ahead of i
     surely_ahead = (ahead >= level).sum(axis=0)
