@@ -121,3 +121,32 @@ def test_a_four_player_pair_scores_half_plus_half_the_difference_of_the_two_vers
     # new (0) places 2nd where old (1) places 4th, the same field (2, 3, 4) in the same seats
     rows = rows_of(0, [[(0, 2), (2, 1), (3, 3), (4, 4)], [(1, 4), (2, 1), (3, 2), (4, 3)]], 4)
     assert plan.pairs(stored_with(rows)) == [pytest.approx(0.5 + (2 / 3 - 0) / 2)]
+
+
+def new_wins_some_fail(spec, bots=None):
+    """A stand-in match: the bot named 'new' wins; every seventh deal's first match is lost by
+    the harness (an error, not a bot's fault)."""
+    from types import SimpleNamespace
+
+    from synthetic import result
+
+    if spec.seed % 7 == 0 and "new" in spec.bots[0]:
+        raise OSError("worker lost")
+    scores = [1.0 if "new" in path else 0.0 for path in spec.bots]
+    return SimpleNamespace(to_dict=lambda: result(scores, game=spec.game))
+
+
+def test_an_sprt_with_harness_errors_goes_on_counting_later_pairs_and_reaches_a_verdict(tmp_path):
+    from arena.results.store import Store
+    from arena.tournament import TournamentConfig, create, run
+    from botmaker import write_bot
+
+    bots = [write_bot(tmp_path / "src", "new"), write_bot(tmp_path / "src", "old")]
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="toy", bots=bots, format="sprt", elo0=0, elo1=10,
+                                                       batch=16, max_matches=2000, seed=1))
+        summary = run(store, tournament_id, workers=1, play=new_wins_some_fail)
+        state = store.tournament(tournament_id)["format_state"]
+    assert summary.errors > 0
+    assert state["verdict"] == "H1" and state["pairs"] == 104  # the streak's count: no pair after an error lost
+    assert summary.played + summary.errors < 2000
