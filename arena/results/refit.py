@@ -223,7 +223,9 @@ def refit(matches: list[list[Seat]], versions: list[int], samples: int = SAMPLES
         fitted = mm_fit(incidence, winners, np.stack(columns, axis=1), full - full[-1], tolerance=1e-7)
         for offset in range(fitted.shape[1]):
             resampled[first + offset] = _elo(fitted[:, offset])
-    ranks = np.argsort(np.argsort(-resampled, axis=1), axis=1) + 1
+    from scipy.stats import rankdata
+
+    ranks = rankdata(-np.round(resampled, 6), method="min", axis=1)  # equal ratings share the better rank
     ahead = (resampled[:, :, None] > resampled[:, None, :]).mean(axis=0)  # [j, i]: j ahead of i
     surely_ahead = (ahead >= level).sum(axis=0)
     tail = (1 - level) / 2
