@@ -64,9 +64,7 @@ def score(matches: list[list[refit.Seat]], bots: int, final: tuple[list[int], li
     fitted = refit.ratings(matches, list(range(bots)))
     order = sorted(range(bots), key=lambda b: -fitted[b])
     if final is not None:
-        finalists, final_matches = final
-        in_final = refit.ratings(final_matches, finalists)
-        order = sorted(finalists, key=lambda b: -in_final[b]) + [b for b in order if b not in set(finalists)]
+        order = final[2]  # each stage's finalists in the order of its own refit
     place = {b: -i for i, b in enumerate(order)}
     tau = kendalltau(np.arange(bots), [place[b] for b in range(bots)])[0]
     return float(tau), len(set(order[:10]) & set(range(bots - 10, bots)))
@@ -112,16 +110,23 @@ def run_swiss_then_final(field: Field, bots: int, players: int, duplicate: bool,
                          stages: list[tuple[int, int, int]]):
     """For each (swiss rounds, finalists, final rounds): a Swiss, then a round-robin of the
     top ``finalists`` by the refit of the Swiss (a second tournament)."""
-    for rounds, finalists, final_rounds in stages:
+    for rounds, *finals in stages:
         *_, (count, matches, _) = run_swiss(field, bots, players, duplicate, seed, [rounds])
         matches = list(matches)
-        fitted = refit.ratings(matches, list(range(bots)))
-        top = sorted(range(bots), key=lambda b: -fitted[b])[:finalists]
-        final = []
-        for m in round_robin(finalists, players, final_rounds, seed, duplicate):
-            seats = tuple(top[p] for p in m.seats)
-            final.append(seats_of(seats, field.play(seats, 10_000_000 + m.deal)))
-        yield len(matches) + len(final), matches + final, (top, final)
+        order = sorted(range(bots), key=lambda b: -refit.ratings(matches, list(range(bots)))[b])
+        played = len(matches)
+        all_matches = list(matches)
+        for stage, (finalists, final_rounds) in enumerate(zip(finals[::2], finals[1::2])):
+            top = order[:finalists]
+            final = []
+            for m in round_robin(finalists, players, final_rounds, seed + stage, duplicate):
+                seats = tuple(top[p] for p in m.seats)
+                final.append(seats_of(seats, field.play(seats, 10_000_000 * (stage + 1) + m.deal)))
+            played += len(final)
+            all_matches += final
+            in_final = refit.ratings(final, top)
+            order = sorted(top, key=lambda b: -in_final[b]) + order[finalists:]
+        yield played, all_matches, (order[:finals[-2]], None, order)
 
 
 def run_ladder(field: Field, bots: int, players: int, duplicate: bool, seed: int, budgets: list[int]):
@@ -160,7 +165,7 @@ def main() -> None:
     parser.add_argument("--swiss", default="5,10,20,40")
     parser.add_argument("--ladder", default="0.025,0.05,0.1,0.2")
     parser.add_argument("--final", default="10:30:1,10:30:2,10:20:3",
-                        help="Swiss then a final round-robin: ROUNDS:FINALISTS:FINAL_ROUNDS,...")
+                        help="Swiss then final round-robins: ROUNDS:FINALISTS:FINAL_ROUNDS[:FINALISTS:ROUNDS...],...")
     parser.add_argument("--no-duplicate", action="store_true", help="Only the formats without duplicate deals.")
     parser.add_argument("--combined", action="store_true",
                         help="Swiss+final: rank by the refit of both stages' matches together.")
@@ -200,7 +205,8 @@ def main() -> None:
                     count = np.mean([v[0] for v in values])
                     label = name
                     if name.startswith("swiss+final"):
-                        label += " {}r, top {} x{}".format(*finals[step])
+                        rounds, *rest = finals[step]
+                        label += f" {rounds}r" + "".join(f", top {a} x{b}" for a, b in zip(rest[::2], rest[1::2]))
                     elif name.startswith("swiss"):
                         label += f" {swiss_rounds[step]} rounds"
                     print(f"{label:32} {count:>8.0f} {100 * count / full:>7.1f}% {np.mean([v[1] for v in values]):>6.3f}"

@@ -10,8 +10,8 @@ from arena.tournament.advice import plan_text, staged
 
 def test_the_staged_plan_for_200_bots_costs_under_a_tenth_of_a_round_robin():
     plan = staged(200)
-    assert (plan.swiss_rounds, plan.finalists, plan.final_rounds) == (8, 30, 2)
-    assert (plan.swiss_matches, plan.final_matches, plan.total) == (1600, 1740, 3340)
+    assert (plan.swiss_rounds, plan.finalists, plan.last, plan.last_rounds) == (8, 30, 16, 6)
+    assert (plan.swiss_matches, plan.final_matches, plan.last_matches, plan.total) == (1600, 870, 1440, 3910)
     assert plan.total <= 39800 / 10
 
 
@@ -24,4 +24,4 @@ def test_tournament_plan_prints_the_round_robin_count_and_the_advice():
     result = CliRunner().invoke(main, ["tournament", "plan", "--bots", "200"])
     assert result.exit_code == 0, result.output
     assert "round-robin, 1 round: 39800 matches (398 a bot)" in result.output
-    assert "3340 matches, 8.4 % of the round-robin's" in result.output
+    assert "3910 matches, 9.8 % of the round-robin's" in result.output
