@@ -447,9 +447,11 @@ def _create_and_run_stoppable(stop, ctx, file, game, bots, players, rounds, opti
             for note in notes:
                 click.echo(f"note: {_printable(note)}", err=True)
             tournament = store.tournament(tournament_id)
+            from arena.results.describe import format_text
+
             click.echo(f"tournament {tournament_id}: {tournament['game']}, {tournament['entries']} bots,"
-                       f" {tournament['players']} players, {tournament['rounds']} round(s),"
-                       f" {tournament['matches_total']} matches, seed {tournament['seed']}")
+                       f" {tournament['players']} players, {format_text(tournament, tournament['entries'])},"
+                       f" seed {tournament['seed']}")
             _run_with_progress(store, tournament_id, config.workers, config.keep_bots, stop=stop)  # config's executor
             if config.format == "sprt":
                 _sprt_verdict(store, tournament_id)
@@ -495,15 +497,31 @@ def tournament_retry_command(ctx: click.Context, tournament_id: int, workers: in
 @tournament_group.command("list")
 @click.pass_context
 def tournament_list_command(ctx: click.Context) -> None:
-    """List tournaments with their progress and status."""
+    """List tournaments with their format, progress and status."""
+    from arena.results.describe import planned_matches
+
     with _store(ctx, readonly=True) as store:
         rows = store.tournaments()
-    click.echo(f"{'id':>4}  {'name':<16} {'game':<14} {'players':>7} {'bots':>4} {'done':>11} {'errors':>6}"
-               f"  {'status':<11} created")
+    click.echo(f"{'id':>4}  {'name':<16} {'game':<14} {'format':<11} {'players':>7} {'bots':>4} {'done':>13}"
+               f" {'errors':>6}  {'status':<11} created")
     for t in rows:
-        done = f"{t['matches_finished'] + t['matches_error']}/{t['matches_total']}"
-        click.echo(f"{t['id']:>4}  {_printable(t['name'] or '-')[:16]:<16} {t['game']:<14} {t['players']:>7}"
-                   f" {t['entries']:>4} {done:>11} {t['matches_error']:>6}  {t['status']:<11} {t['created_at'][:19]}")
+        total, exact = planned_matches(t, t["entries"])
+        planned = "?" if total is None else f"{'' if exact else '≤'}{total}"
+        done = f"{t['matches_finished'] + t['matches_error']}/{planned}"
+        kind = t.get("format") or (t.get("config") or {}).get("format") or "round-robin"
+        click.echo(f"{t['id']:>4}  {_printable(t['name'] or '-')[:16]:<16} {t['game']:<14} {kind:<11} {t['players']:>7}"
+                   f" {t['entries']:>4} {done:>13} {t['matches_error']:>6}  {t['status']:<11} {t['created_at'][:19]}")
+
+
+@tournament_group.command("plan")
+@click.option("--bots", "bot_count", type=click.IntRange(2, 100_000), required=True, help="How many bots.")
+@click.option("--players", type=click.IntRange(2, 64), default=2, show_default=True, help="Players per match.")
+@click.option("--no-duplicate", is_flag=True, help="Count matches without duplicate deals.")
+def tournament_plan_command(bot_count: int, players: int, no_duplicate: bool) -> None:
+    """Before a run: the matches a round-robin of N bots costs, and a cheaper plan."""
+    from arena.tournament.advice import plan_text
+
+    click.echo(plan_text(bot_count, players, not no_duplicate))
 
 
 @tournament_group.command("show")
@@ -516,22 +534,30 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
 
     from arena.results.leaderboard import render, tournament_leaderboard
     from arena.tournament import tournament_status
+    from arena.results.describe import format_text
 
     with _store(ctx, readonly=True) as store:
         t = tournament_status(store, tournament_id)
         board = tournament_leaderboard(store, tournament_id)
+        swiss_text = None
+        if t.get("format") == "swiss":
+            from arena.results import swiss
+
+            swiss_text = swiss.text(store, tournament_id)
     if as_json:
         data = {key: t[key] for key in ("id", "name", "game", "players", "rounds", "seed", "options", "config",
                                         "status", "created_at", "started_at", "finished_at", "matches_total",
                                         "matches_finished", "matches_error", "matches_pending", "rated_through",
                                         "seat_statuses", "errors", "sprt")}
+        data["format"] = format_text(t, len(t["entries_list"]))
         data["entries"] = [{k: e[k] for k in ("position", "bot", "version", "path")} for e in t["entries_list"]]
         data["leaderboard"] = json.loads(render([board], "json"))["entries"]
         click.echo(json.dumps(data, indent=2))
         return
     click.echo(f"tournament {t['id']}{' (' + _printable(t['name']) + ')' if t['name'] else ''}: {t['status']}")
     click.echo(f"game {t['game']}, {t['players']} players, options {json.dumps(t['options'], sort_keys=True)},"
-               f" {t['rounds']} round(s), seed {t['seed']}")
+               f" seed {t['seed']}")
+    click.echo(f"format: {format_text(t, len(t['entries_list']))}")
     click.echo(f"matches: {t['matches_finished']} finished, {t['matches_error']} errors,"
                f" {t['matches_pending']} pending, of {t['matches_total']}; rated through schedule index"
                f" {t['rated_through']}")
@@ -546,6 +572,9 @@ def tournament_show_command(ctx: click.Context, tournament_id: int, as_json: boo
         click.echo(f"error in match {error['id']} (schedule index {error['schedule_index']}): {_printable(error['error'])}")
     click.echo("")
     click.echo(render([board], "table"))
+    if swiss_text:
+        click.echo("")
+        click.echo(swiss_text)
 
 
 def _format_command_options(function):
@@ -804,11 +833,13 @@ def ratings_recompute_command(ctx: click.Context, game: str | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1, max=MAX_ID), help="At most this many rows (per game).")
 @click.option("--all-versions", is_flag=True, help="Every rated version, not only each bot's latest (game leaderboards).")
-@click.option("--confidence", is_flag=True, help="Add each rank's 90% bootstrap interval (tournament leaderboards).")
+@click.option("--confidence", is_flag=True, help="Add each rank's 90% bootstrap interval by mean points (a running tournament;"
+              " a finished one's refit standings always show 95% intervals and bands).")
 @click.pass_context
 def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, tournament_id: int | None,
                         fmt: str, limit: int | None, all_versions: bool, confidence: bool) -> None:
-    """Bots ordered by conservative skill (mu - 3 sigma)."""
+    """Bots ordered by conservative skill (mu - 3 sigma); a finished tournament's by the refit
+    of all its matches (rating, 95% intervals, tied bands)."""
     if confidence and tournament_id is None:
         raise UsageProblem("--confidence needs --tournament ID (it resamples that tournament's matches)")
     from arena.games import get_game
@@ -839,6 +870,26 @@ def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, t
         click.echo("no ratings yet")
         return
     click.echo(render(boards, fmt, single=not all_games))
+
+
+@main.command("similar")
+@click.option("--game", required=True, help="The game whose bots to compare (each bot's latest version).")
+@click.option("--threshold", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="List the pairs at least this similar (shared source fingerprints / all).")
+@click.pass_context
+def similar_command(ctx: click.Context, game: str, threshold: float) -> None:
+    """Near-copies among submitted bots: pairs whose normalised source is mostly shared."""
+    from arena.games import get_game
+    from arena.results.similar import game_sources, similar_pairs
+
+    get_game(game)
+    with _store(ctx, readonly=True) as store:
+        sources = game_sources(store, game)
+    pairs, baseline = similar_pairs(sources, threshold)
+    click.echo(f"{len(sources)} {game} bots; median similarity of a pair {baseline:.2f};"
+               f" {len(pairs)} pair(s) at {threshold:.2f} or more")
+    for pair in pairs:
+        click.echo(f"  {pair.similarity:.2f}  {_printable(pair.first)}  {_printable(pair.second)}")
 
 
 @main.command("show")

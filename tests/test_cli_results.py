@@ -38,7 +38,7 @@ def played(db, bots):
 
 
 def test_tournament_run_reports_the_schedule_and_the_outcome(played):
-    assert "tournament 1: toy, 2 bots, 2 players, 2 round(s), 4 matches, seed 4" in played.stdout
+    assert "tournament 1: toy, 2 bots, 2 players, round-robin, 2 round(s): 4 matches, seed 4" in played.stdout
     assert "tournament 1 finished: 4 matches played" in played.stdout
 
 
@@ -102,9 +102,10 @@ def test_leaderboard_formats(db, played):
 
 def test_tournament_list_and_show(db, played):
     listing = arena(db, "tournament", "list").stdout.splitlines()
-    assert listing[1].split()[:7] == ["1", "-", "toy", "2", "2", "4/4", "0"]
+    assert listing[1].split()[:8] == ["1", "-", "toy", "round-robin", "2", "2", "4/4", "0"]
     shown = arena(db, "tournament", "show", "1").stdout
     assert "tournament 1: finished" in shown and "matches: 4 finished, 0 errors, 0 pending, of 4" in shown
+    assert "format: round-robin, 2 round(s): 4 matches" in shown
     data = json.loads(arena(db, "tournament", "show", "1", "--json").stdout)
     assert data["matches_finished"] == 4 and [e["bot"] for e in data["leaderboard"]] == ["last", "first"]
     assert arena(db, "tournament", "show", "9").stderr.strip() == "Error: no tournament 9"

@@ -126,6 +126,53 @@ def test_swiss_gives_the_odd_one_out_a_bye(tmp_path, randoms):
         assert len(sat_out) == 5 and len(set(sat_out)) == 5  # one bye a round, never twice
 
 
+def test_swiss_standings_count_swiss_points_with_byes_and_buchholz_and_show_every_round(tmp_path, randoms):
+    from arena.results import swiss
+
+    bots = [GREEDY] + randoms[:4]
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="toy", bots=bots, format="swiss", rounds=5, seed=2))
+        run(store, tournament_id, workers=2)
+        rounds = swiss.rounds(store, tournament_id)
+        table = swiss.standings(store, tournament_id)
+        text = swiss.text(store, tournament_id)
+        names = {e["bot_version_id"]: e["bot"] for e in store.tournament_entries(tournament_id)}
+    assert [len(r.groups) for r in rounds] == [2] * 5 and [len(r.byes) for r in rounds] == [1] * 5
+    assert sorted(v for r in rounds for v in r.byes) == sorted(names)  # each sits out once
+    # 2 players: a match hands out 1 point in all; a bye is worth a round of draws (1 point)
+    assert sum(row.points for row in table) == pytest.approx(20 + 5)
+    assert names[table[0].version] == "greedy" and table[0].place == 1
+    keys = [(-round(r.points, 9), -round(r.buchholz, 9), -r.first_places) for r in table]
+    assert keys == sorted(keys)
+    assert text.count("\nround ") == 5 and "; bye: " in text and "Swiss standings" in text
+
+
+def test_a_swiss_progress_counts_the_matches_of_every_round_from_the_start(tmp_path, randoms):
+    from arena.results.describe import format_text
+
+    seen = []
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="toy", bots=randoms[:5], format="swiss", rounds=3,
+                                                       seed=2))
+        run(store, tournament_id, workers=2, progress=seen.append)
+        text = format_text(store.tournament(tournament_id), 5)
+    assert seen[0].total == 12 and seen[-1].final and (seen[-1].done, seen[-1].total) == (12, 12)
+    assert all(p.total == 12 for p in seen)  # 3 rounds of 2 groups, each in both seatings
+    assert text == "swiss, 3 rounds of 4 matches: 12 matches in all"
+
+
+def test_a_ladder_and_an_sprt_say_their_stop_rule():
+    from arena.results.describe import format_text, planned_matches
+
+    ladder = {"format": "ladder", "players": 2, "config": {"max_matches": 500, "until_stable": True, "top": 3,
+                                                           "stable_batches": 5, "sigma_bound": 1.5}}
+    assert format_text(ladder, 10) == ("ladder, until the top 3 keep their order for 5 batches with every σ under"
+                                       " 1.5, at most 500 matches")
+    assert planned_matches(ladder, 10) == (500, False)
+    sprt = {"format": "sprt", "players": 2, "config": {"elo0": 0, "elo1": 5, "alpha": 0.05, "beta": 0.1}}
+    assert format_text(sprt, 2) == "sprt, elo0 0 elo1 5, alpha 0.05 beta 0.1: until H0 or H1 is accepted"
+
+
 # ---- ladder -----------------------------------------------------------------------------------------
 
 def test_a_ladder_plays_batches_until_its_match_count(tmp_path, randoms):
@@ -366,7 +413,7 @@ def test_an_sprt_killed_with_sigkill_resumes_to_its_verdict_exit_code_and_stored
     as_json = json.loads(arena_cli(db, "tournament", "show", str(tournament_id), "--json").stdout)["sprt"]
     assert {key: as_json[key] for key in ("elo0", "elo1", "alpha", "beta", "pairs", "verdict", "statistic")} == \
         {"elo0": 0.0, "elo1": 15.0, "alpha": 0.05, "beta": 0.05, "pairs": expected["pairs"], "verdict": "H0",
-         "statistic": "gsprt-normal"}
+         "statistic": "gsprt-exact"}
     assert as_json["lower"] == pytest.approx(-2.944, abs=1e-3) and as_json["llr"] == pytest.approx(expected["llr"])
 
     again = arena_cli(db, "sprt", "--id", str(tournament_id))

@@ -4,7 +4,9 @@ A game's leaderboard comes straight from the ``ratings`` table (kept current by 
 match), ordered by the conservative skill μ − 3σ. A tournament's leaderboard lists that
 tournament's entries with the rating each had after its last rated match in the tournament,
 and the counts (matches, first places, average rank, failures) of that tournament alone, all
-kept current in ``tournament_ratings``.
+kept current in ``tournament_ratings``. A finished tournament's standings are instead the
+refit of all its matches at once (`arena.results.refit`): ordered by that rating, each entry
+with its 95 % rating and rank intervals and its tied band; TrueSkill's μ and σ stay beside.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from arena.results.store import FAILURE_KINDS, Store
 FORMATS = ("table", "json", "csv")
 CSV_COLUMNS = ["game", "tournament", "rank", "bot", "version", "conservative", "mu", "sigma", "matches",
                "first_places", "average_rank", *[f"failures_{kind}" for kind in FAILURE_KINDS]]
+REFIT_COLUMNS = ["band", "rating", "rating_low", "rating_high", "rank_low", "rank_high"]  # finished tournaments
 
 
 def _entry(row: dict) -> dict:
@@ -62,7 +65,10 @@ def game_leaderboard(store: Store, game: str, limit: int | None = None, versions
     return {"game": game, "tournament": None, "versions": versions, "entries": _ranked(entries, limit)}
 
 
-def tournament_leaderboard(store: Store, tournament_id: int, limit: int | None = None) -> dict:
+def tournament_leaderboard(store: Store, tournament_id: int, limit: int | None = None,
+                           refit: bool | None = None) -> dict:
+    """The tournament's entries; by the refit of all its matches when it is finished (or with
+    ``refit=True``), else by TrueSkill."""
     tournament = store.tournament(tournament_id)
     failures = ", ".join(f"r.failures_{kind}" for kind in FAILURE_KINDS)
     rated = {row["bot_version_id"]: row for row in store.query(
@@ -75,7 +81,38 @@ def tournament_leaderboard(store: Store, tournament_id: int, limit: int | None =
                                         **{f"failures_{k}": 0 for k in FAILURE_KINDS}}
         entries.append(_entry({**row, "bot": entrant["bot"], "version": entrant["version"],
                                "bot_version_id": version_id}))
-    return {"game": tournament["game"], "tournament": tournament_id, "entries": _ranked(entries, limit)}
+    if refit is None:
+        refit = tournament["status"] == "finished"
+    if refit and tournament.get("matches_finished", 1):
+        return {"game": tournament["game"], "tournament": tournament_id, "standings": "refit",
+                "entries": _refitted(store, tournament_id, entries, limit)}
+    return {"game": tournament["game"], "tournament": tournament_id, "standings": "trueskill",
+            "entries": _ranked(entries, limit)}
+
+
+# The web app shows a finished tournament's standings again and again: refit it once per
+# process (the key changes if its matches do, e.g. after `arena tournament retry`).
+_REFITS: dict[tuple, list] = {}
+
+
+def _refitted(store: Store, tournament_id: int, entries: list[dict], limit: int | None) -> list[dict]:
+    from arena.results.refit import tournament_refit
+
+    tournament = store.tournament(tournament_id)
+    key = (str(store.path.resolve()), tournament_id, tournament.get("created_at"), tournament.get("finished_at"),
+           tournament.get("matches_finished"), tournament.get("matches_error"))
+    if key not in _REFITS:
+        if len(_REFITS) > 64:
+            _REFITS.clear()
+        _REFITS[key] = tournament_refit(store, tournament_id)
+    by_version = {e["bot_version_id"]: e for e in entries}
+    ranked = []
+    for standing in _REFITS[key]:
+        entry = by_version[standing.version]
+        entry.update(rank=standing.rank, band=standing.band, rating=standing.rating,
+                     rating_interval=list(standing.rating_interval), rank_interval=list(standing.rank_interval))
+        ranked.append(entry)
+    return ranked[:limit] if limit else ranked
 
 
 def rated_games(store: Store) -> list[str]:
@@ -96,6 +133,8 @@ def _failures_text(failures: dict) -> str:
 
 def format_table(board: dict) -> str:
     title = f"{board['game']}" + (f" — tournament {board['tournament']}" if board["tournament"] else "")
+    if board.get("standings") == "refit":
+        return _refit_table(title, board)
     confident = any("rank_interval" in e for e in board["entries"])
     header = (f"{'rank':>4}{'  rank 90%' if confident else ''}  {'bot':<24} {'ver':>3}  {'mu-3sigma':>9} {'mu':>7}"
               f" {'sigma':>6} {'matches':>7} {'firsts':>6} {'avg rank':>8}  failures")
@@ -114,10 +153,25 @@ def format_table(board: dict) -> str:
     return "\n".join(lines)
 
 
+def _refit_table(title: str, board: dict) -> str:
+    lines = [f"{title} — final standings (refit of all matches; 95% intervals; band: tied at 95%)",
+             f"{'rank':>4} {'band':>4} {'rank 95%':>8}  {'bot':<24} {'ver':>3}  {'rating':>7} {'rating 95%':>15}"
+             f" {'mu':>7} {'sigma':>6} {'matches':>7} {'firsts':>6}  failures"]
+    for e in board["entries"]:
+        low, high = e["rank_interval"]
+        rating_low, rating_high = e["rating_interval"]
+        lines.append(f"{e['rank']:>4} {e['band']:>4} {f'{low}-{high}' if low != high else str(low):>8}"
+                     f"  {printable(e['bot'], False)[:24]:<24} {e['version']:>3}  {e['rating']:>+7.0f}"
+                     f" {f'{rating_low:+.0f} to {rating_high:+.0f}':>15} {e['mu']:>7.3f} {e['sigma']:>6.3f}"
+                     f" {e['matches']:>7} {e['first_places']:>6}  {_failures_text(e['failures'])}")
+    return "\n".join(lines)
+
+
 def _json_board(board: dict) -> dict:
-    keys = ("rank", "bot", "version", "conservative", "mu", "sigma", "matches", "first_places", "average_rank",
-            "failures", "rank_interval")
+    keys = ("rank", "band", "bot", "version", "rating", "rating_interval", "rank_interval", "conservative", "mu",
+            "sigma", "matches", "first_places", "average_rank", "failures")
     return {"game": board["game"], "tournament": board["tournament"],
+            **({"standings": board["standings"]} if "standings" in board else {}),
             "entries": [{key: e[key] for key in keys if key in e} for e in board["entries"]]}
 
 
@@ -129,13 +183,18 @@ def format_json(boards: list[dict], single: bool) -> str:
 def format_csv(boards: list[dict]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    refit = any(board.get("standings") == "refit" for board in boards)
+    writer.writerow(CSV_COLUMNS + (REFIT_COLUMNS if refit else []))
     for board in boards:
         for e in board["entries"]:
             average = "" if e["average_rank"] is None else f"{e['average_rank']:.6f}"
+            extra = []
+            if refit:
+                extra = [e["band"], f"{e['rating']:.3f}", *(f"{x:.3f}" for x in e["rating_interval"]),
+                         *e["rank_interval"]] if "rating" in e else [""] * len(REFIT_COLUMNS)
             writer.writerow([board["game"], board["tournament"] or "", e["rank"], e["bot"], e["version"],
                              f"{e['conservative']:.6f}", f"{e['mu']:.6f}", f"{e['sigma']:.6f}", e["matches"],
-                             e["first_places"], average, *[e["failures"][k] for k in FAILURE_KINDS]])
+                             e["first_places"], average, *[e["failures"][k] for k in FAILURE_KINDS], *extra])
     return out.getvalue().rstrip("\n")
 
 

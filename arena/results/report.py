@@ -12,7 +12,10 @@ from arena.text import printable
 
 
 def add_rank_confidence(store: Store, board: dict, samples: int = 200) -> dict:
-    """Give each entry of a tournament leaderboard its 90% bootstrap rank interval."""
+    """Give each entry of a tournament leaderboard its 90% bootstrap rank interval (by mean
+    points); a finished tournament's refit standings already have theirs (95 %)."""
+    if board.get("standings") == "refit":
+        return board
     rows = statistics.seat_rows(store, board["tournament"])
     versions = [e["bot_version_id"] for e in board["entries"]]
     intervals = statistics.rank_intervals(rows, versions, samples=samples, seed=board["tournament"])

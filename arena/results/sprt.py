@@ -2,7 +2,8 @@
 log-likelihood ratio, how many pairs it counted and its verdict.
 
 `compute` is the one place where the statistic is applied to a test's pair scores (today the
-generalized SPRT's normal approximation, `arena.results.statistics.sprt_decision`); each
+generalized SPRT from the empirical distribution of pair scores, `arena.results.gsprt`,
+through `arena.results.statistics.sprt_decision`); each
 stored state names the statistic that made it (``statistic``), so a test whose state came
 from another statistic can be told apart and recomputed. The state is derived from the stored
 matches alone: the coordinator recomputes and saves it after every batch (`save`), so after a
@@ -21,7 +22,7 @@ from dataclasses import asdict, dataclass
 
 from arena.results import statistics
 
-STATISTIC = "gsprt-normal"  # the generalized SPRT, normal approximation (statistics.sprt_decision)
+STATISTIC = "gsprt-exact"  # the generalized SPRT from the pair scores' empirical distribution (arena.results.gsprt)
 VERDICTS = ("H0", "H1", "inconclusive")
 EXIT_CODES = {"H1": 0, "H0": 3, "inconclusive": 4}  # `arena sprt` / `resume`; 4 also for no verdict
 
@@ -67,9 +68,9 @@ class SprtState:
 
 
 def compute(pair_scores: list[float], elo0: float, elo1: float, alpha: float, beta: float,
-            budget_spent: bool = False) -> SprtState:
+            budget_spent: bool = False, players: int = 2) -> SprtState:
     """The state after ``pair_scores`` (each pair's score for the new version, in order)."""
-    verdict, used, value = statistics.sprt_decision(pair_scores, elo0, elo1, alpha, beta)
+    verdict, used, value = statistics.sprt_decision(pair_scores, elo0, elo1, alpha, beta, players)
     lower, upper = statistics.sprt_bounds(alpha, beta)
     if verdict is None and budget_spent:
         verdict = "inconclusive"

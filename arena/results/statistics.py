@@ -171,44 +171,21 @@ def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def llr(pair_scores: list[float], elo0: float, elo1: float) -> float:
-    """The generalized SPRT's log-likelihood ratio of H1 (elo1) against H0 (elo0) for scores of
-    independent pairs (each from 0 to 1: a duplicate pair's mean score), in the normal
-    approximation used by chess engine testing: ``N (s1 - s0) (2 x - s0 - s1) / (2 var)``, the
-    variance regularized by two virtual pairs."""
-    count = len(pair_scores)
-    if count < 2:
-        return 0.0
-    return _llr(count, sum(pair_scores), sum(x * x for x in pair_scores), elo0, elo1)
+def llr(pair_scores: list[float], elo0: float, elo1: float, players: int = 2) -> float:
+    """The generalized SPRT's exact log-likelihood ratio of H1 (elo1) against H0 (elo0) for the
+    scores of independent pairs (each from 0 to 1), from their empirical distribution (see
+    `arena.results.gsprt`)."""
+    from arena.results import gsprt as sprt  # NumPy: loaded only where a test is computed
 
-
-# Two virtual pairs (scores 0.25 and 0.75) in the variance: a few identical first results
-# (every pair won) must not give a near-zero variance and an instant verdict.
-_PRIOR_PAIRS, _PRIOR_SQUARES = 2, 0.25 ** 2 + 0.75 ** 2
-
-
-def _llr(count: int, total: float, squares: float, elo0: float, elo1: float) -> float:
-    mean = total / count
-    variance = (squares + _PRIOR_SQUARES) / (count + _PRIOR_PAIRS) - ((total + 1.0) / (count + _PRIOR_PAIRS)) ** 2
-    s0, s1 = elo_to_score(elo0), elo_to_score(elo1)
-    return count * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+    return sprt.llr(pair_scores, elo0, elo1, players)
 
 
 def sprt_decision(pair_scores: list[float], elo0: float, elo1: float, alpha: float,
-                  beta: float) -> tuple[str | None, int, float]:
+                  beta: float, players: int = 2) -> tuple[str | None, int, float]:
     """Run the SPRT over the pairs in order; returns (verdict or None, pairs used, LLR).
 
-    The verdict is "H1" or "H0" at the first pair where the ratio reaches a bound."""
-    lower, upper = sprt_bounds(alpha, beta)
-    value, total, squares = 0.0, 0.0, 0.0
-    for count, score in enumerate(pair_scores, 1):
-        total += score
-        squares += score * score
-        if count < 2:
-            continue
-        value = _llr(count, total, squares, elo0, elo1)
-        if value >= upper:
-            return "H1", count, value
-        if value <= lower:
-            return "H0", count, value
-    return None, len(pair_scores), value
+    The verdict is "H1" or "H0" at the first pair where the exact LLR reaches a bound; with
+    more than two players the pairs' possible scores are finer (see `sprt.pair_values`)."""
+    from arena.results import gsprt as sprt
+
+    return sprt.decision(pair_scores, elo0, elo1, alpha, beta, players)

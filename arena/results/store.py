@@ -108,7 +108,7 @@ CREATE TABLE IF NOT EXISTS sprt_tests (
     llr            REAL NOT NULL,               -- the log-likelihood ratio after `pairs` pairs
     pairs          INTEGER NOT NULL,            -- pairs counted (up to the verdict)
     verdict        TEXT CHECK (verdict IN ('H0', 'H1', 'inconclusive')),  -- NULL while it runs
-    statistic      TEXT NOT NULL,               -- what computed llr, e.g. 'gsprt-normal'
+    statistic      TEXT NOT NULL,               -- what computed llr, e.g. 'gsprt-exact'
     updated_at     TEXT NOT NULL
 );
 

@@ -112,6 +112,9 @@ def _run(store: Store, tournament_id: int, workers, progress, play, executor, ke
     started = time.monotonic()
     total = store.pending_count(tournament_id)
     dynamic = (tournament.get("format") or "round-robin") in DYNAMIC_FORMATS
+    whole_run = _whole_run_left(store, tournament) if dynamic else None
+    if whole_run is not None:
+        total = max(total, whole_run)  # progress and ETA over the whole run, not the current step
     if total == 0 and not dynamic:
         store.set_tournament_status(tournament_id, "finished")
         return summary
@@ -128,7 +131,7 @@ def _run(store: Store, tournament_id: int, workers, progress, play, executor, ke
                 executor = executors.make(kind, workers, keep=16 if keep is None else keep, play=play,
                                           scheduler=scheduler or config.get("scheduler"))
             ended = _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress,
-                          started, notify)
+                          started, notify, whole_run is not None)
     except (StoreError, executors.ExecutorError) as error:
         summary.problem = str(error)
     finally:
@@ -152,15 +155,28 @@ def _run(store: Store, tournament_id: int, workers, progress, play, executor, ke
                 summary.problem = summary.problem or str(error)
             if progress:
                 done = summary.played + summary.errors
-                progress(Progress(done, max(total, done + summary.remaining), summary.errors, summary.failures,
-                                  summary.seconds, final=True))
+                end = done + summary.remaining if whole_run is not None else max(total, done + summary.remaining)
+                progress(Progress(done, end, summary.errors, summary.failures, summary.seconds, final=True))
         finally:
             unblock()  # a signal that came meanwhile lands on our flag, harmlessly
     return summary
 
 
+def _whole_run_left(store: Store, tournament: dict) -> int | None:
+    """Matches still to play in the whole run of a Swiss (its rounds) or a ladder with a match
+    target; None where the end is not known (an SPRT, a ladder without a target)."""
+    from arena.results.describe import planned_matches
+
+    entries = sum(1 for e in store.tournament_entries(tournament["id"]) if not e["withdrawn"])
+    planned, _ = planned_matches(tournament, entries)
+    kind = tournament.get("format") or "round-robin"
+    if planned is None or kind not in ("swiss", "ladder"):
+        return None
+    return max(0, planned - tournament["matches_finished"] - tournament["matches_error"])
+
+
 def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summary, total, progress, started,
-          notify) -> bool:
+          notify, whole_run: bool = False) -> bool:
     """Play until the plan ends (True) or a signal comes (False)."""
     from arena.results import keys
 
@@ -195,7 +211,8 @@ def _loop(store, tournament, secret, limits, seat_limits, executor, stop, summar
             step = _next_step(store, tournament_id, secret, notify) if dynamic else 0
             if not step:
                 return True
-            total += step
+            if not whole_run:
+                total += step
             continue
         outcomes = executor.wait(timeout=1.0, wakeup_fd=stop.read_fd)
         stop.drain()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 
 from arena.results import sprt, statistics
 from arena.results.ratings import MU, SIGMA
@@ -44,6 +45,8 @@ class Stored:
     scheduled: int                         # matches scheduled so far
     next_deal: int
     rounds: int                            # rounds (steps) scheduled so far
+    pending_deals: set = dataclass_field(default_factory=set)   # deals with a match not yet played
+    error_deals: set = dataclass_field(default_factory=set)     # deals with a match the harness failed
 
     @property
     def config(self) -> dict:
@@ -60,8 +63,12 @@ def look(store: Store, tournament_id: int) -> Stored:
     tournament = store.tournament(tournament_id)
     row = store.one("SELECT COUNT(*) AS n, COALESCE(MAX(deal), -1) AS deal, COALESCE(MAX(round), -1) AS round"
                     " FROM matches WHERE tournament_id = ?", [tournament_id])
+    unfinished = store.query("SELECT DISTINCT deal, status FROM matches WHERE tournament_id = ?"
+                             " AND status != 'finished' AND deal IS NOT NULL", [tournament_id])
     return Stored(tournament, store.tournament_entries(tournament_id), statistics.seat_rows(store, tournament_id),
-                  row["n"], row["deal"] + 1, row["round"] + 1)
+                  row["n"], row["deal"] + 1, row["round"] + 1,
+                  {r["deal"] for r in unfinished if r["status"] == "pending"},
+                  {r["deal"] for r in unfinished if r["status"] == "error"})
 
 
 class Plan:
@@ -259,29 +266,39 @@ class Sprt(Plan):
         self.last_state: sprt.SprtState | None = None  # as of the last step planned
 
     def pairs(self, stored: Stored) -> list[float]:
-        """Each finished duplicate pair's score for the new version, in schedule order."""
+        """Each finished duplicate pair's score for the new version, in deal order, up to the
+        first pair still being played. A pair one of whose matches the harness could not play
+        (a harness error, not a bot's failure) is left out: later pairs still count, and a
+        pair replayed by `arena tournament retry` counts again in its place.
+
+        Two players: the new version's mean points over its two matches (0, ¼, ½, ¾ or 1).
+        More players: ½ + (new's points − old's points) / 2, their points in the two matches
+        of the pair (the same deal, seat and field), from 1 for first to 0 for last."""
         position = stored.position_of()
         by_deal: dict[int, list] = {}
         for match in statistics.by_match(stored.rows):
             by_deal.setdefault(match[0].deal, []).append(match)
         scores = []
-        for deal in sorted(by_deal):
-            matches = by_deal[deal]
-            if len(matches) < 2:
+        for deal in sorted(set(by_deal) | stored.pending_deals | stored.error_deals):
+            if deal in stored.pending_deals:
                 break
+            matches = by_deal.get(deal, [])
+            if deal in stored.error_deals or len(matches) < 2:
+                continue
             if self.players == 2:
                 total = sum(r.points for m in matches for r in m if position[r.version] == 0)
                 scores.append(total / len(matches))
             else:
-                new = next(r.rank for m in matches for r in m if position[r.version] == 0)
-                old = next(r.rank for m in matches for r in m if position[r.version] == 1)
-                scores.append(1.0 if new < old else 0.5 if new == old else 0.0)
+                new = next(r.points for m in matches for r in m if position[r.version] == 0)
+                old = next(r.points for m in matches for r in m if position[r.version] == 1)
+                scores.append(0.5 + (new - old) / 2)
         return scores
 
     def state(self, stored: Stored, budget_spent: bool = False) -> sprt.SprtState:
         """The test's state after the stored pairs (`arena.results.sprt.compute`); with
         ``budget_spent`` (every match it may play is played) it is over without a verdict."""
-        return sprt.compute(self.pairs(stored), self.elo0, self.elo1, self.alpha, self.beta, budget_spent)
+        return sprt.compute(self.pairs(stored), self.elo0, self.elo1, self.alpha, self.beta, budget_spent,
+                            players=self.players)
 
     def first_batch(self) -> list[ScheduledMatch]:
         stored = Stored({"config": {}}, [], [], 0, 0, 0)

@@ -153,6 +153,11 @@ def display_board(board: dict) -> dict:
             "x1": f"{x1:.1f}", "width": f"{max(x2 - x1, 1):.1f}", "xm": f"{2 + 116 * (e['mu'] - low) / span:.1f}",
             "matches": e["matches"], "first_places": e["first_places"], "average_rank": _number(e["average_rank"]),
             "failures": [e["failures"][kind] for kind in FAILURE_KINDS]})
+        if "rating" in e:  # a finished tournament's refit (arena.results.refit)
+            low, high = e["rank_interval"]
+            rows[-1].update(band=e["band"], rating=f"{e['rating']:+.0f}",
+                            rating_interval="{:+.0f} to {:+.0f}".format(*e["rating_interval"]),
+                            rank_interval=str(low) if low == high else f"{low}–{high}")
     return {**board, "rows": rows}
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from arena.pids import alive as process_alive
 from arena.games import UnknownGame, game_names, get_game
+from arena.results.describe import format_text
 from arena.results.leaderboard import game_leaderboard, tournament_leaderboard
 from arena.results.store import FAILURE_KINDS, SEAT_STATUSES, Store, StoreError, unpack
 
@@ -24,7 +25,7 @@ RECENT_MATCHES = 25
 RECENT_FAILURES = 20
 HEAD_TO_HEAD_MAX = 16
 TOURNAMENT_COLUMNS = ("id", "name", "game", "players", "rounds", "seed", "options", "status", "rated_through",
-                      "runner_pid", "created_at", "started_at", "finished_at")
+                      "runner_pid", "created_at", "started_at", "finished_at", "format")
 
 
 class NotFound(Exception):
@@ -111,7 +112,7 @@ def _finish_board(store: Store, board: dict, versions: str, limit: int | None) -
     scale = [min((e["mu"] - 3 * e["sigma"] for e in entries), default=0.0),
              max((e["mu"] + 3 * e["sigma"] for e in entries), default=1.0)]
     return {"game": board["game"], "tournament": board["tournament"], "versions": versions, "scale": scale,
-            "entries": entries}
+            "standings": board.get("standings", "trueskill"), "entries": entries}
 
 
 def leaderboard(store: Store, game: str, versions: str = "latest", limit: int | None = None) -> dict:
@@ -312,11 +313,27 @@ def tournament_progress(store: Store, tournament_id: int) -> dict:
                                       "matches_finished", "matches_error", "matches_pending")}
 
 
+def swiss_account(store: Store, tournament_id: int, entries: list[dict]) -> dict:
+    """A Swiss tournament's standings by Swiss points and its rounds (arena.results.swiss)."""
+    from arena.results import swiss
+
+    label = {e["bot_version_id"]: {"bot": e["bot"], "version": e["version"], "bot_id": e["bot_id"]} for e in entries}
+    return {
+        "standings": [{**label[r.version], "place": r.place, "points": r.points, "buchholz": r.buchholz,
+                       "first_places": r.first_places, "matches": r.matches, "byes": r.byes}
+                      for r in swiss.standings(store, tournament_id)],
+        "rounds": [{"number": r.number, "finished": r.finished, "groups": [[label[v] for v in g] for g in r.groups],
+                    "byes": [label[v] for v in r.byes]} for r in swiss.rounds(store, tournament_id)],
+    }
+
+
 def tournament(store: Store, tournament_id: int, versions: str = "all") -> dict:
     """A tournament: configuration, progress, standings, head-to-head, failures, errors."""
     row = tournament_row(store, tournament_id)
     _with_progress(row, _progress(store, [tournament_id]).get(tournament_id))
     row["game_title"] = game_info(row["game"])["title"]
+    config = store.one("SELECT config FROM tournaments WHERE id = ?", [tournament_id])["config"]
+    row["format_text"] = format_text({**row, "config": json.loads(config) if config else {}}, row["entries"])
     row["entries_list"] = store.query(
         "SELECT e.position, v.id AS bot_version_id, b.id AS bot_id, b.name AS bot, v.version, v.language"
         " FROM tournament_entries e JOIN bot_versions v ON v.id = e.bot_version_id JOIN bots b ON b.id = v.bot_id"
@@ -327,6 +344,7 @@ def tournament(store: Store, tournament_id: int, versions: str = "all") -> dict:
         statuses[r["status"]] = r["n"]
     row["seat_statuses"] = statuses
     row["standings"] = tournament_standings(store, tournament_id, versions)
+    row["swiss"] = swiss_account(store, tournament_id, row["entries_list"]) if row.get("format") == "swiss" else None
     row["head_to_head"] = head_to_head(store, tournament_id, row["standings"]["entries"][:HEAD_TO_HEAD_MAX])
     row["failures"] = store.query(
         "SELECT m.id AS match_id, m.schedule_index, s.seat, b.id AS bot_id, b.name AS bot, v.version, s.status, s.error"

@@ -134,6 +134,8 @@ def test_a_tournament_page_has_progress_standings_and_head_to_head(client, web_d
     t = client.get(f"/api/tournaments/{tid}").json()
     assert (t["status"], t["matches_total"], t["matches_finished"], t["matches_pending"]) == ("finished", 6, 6, 0)
     assert len(t["standings"]["entries"]) == 3 and t["standings"]["tournament"] == tid
+    assert t["standings"]["standings"] == "refit"  # finished: all its matches refitted at once
+    assert {"band", "rating", "rating_interval", "rank_interval"} <= set(t["standings"]["entries"][0])
     cells = t["head_to_head"]["cells"]
     first, second = (str(e["bot_version_id"]) for e in t["head_to_head"]["entries"][:2])
     wins, draws, losses = cells[first][second]
@@ -143,6 +145,7 @@ def test_a_tournament_page_has_progress_standings_and_head_to_head(client, web_d
     assert "secret" not in t and "config" not in t and "runner_pid" not in t
     page = client.get(f"/tournaments/{tid}").text
     assert 'id="head-to-head"' in page and 'id="standings"' in page
+    assert ">band</th>" in page and "Final standings: a refit" in page
     live = client.get(f"/api/tournaments/{web_db.tournaments['pending']}/progress").json()
     assert live["matches_pending"] == live["matches_total"] > 0
 
@@ -233,3 +236,26 @@ def test_the_web_layer_imports_neither_the_runner_nor_the_tournament_layer():
             "print(bad); sys.exit(1 if bad else 0)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_a_swiss_tournament_page_has_its_swiss_standings_and_every_round(tmp_path):
+    from arena.tournament import TournamentConfig, create, run
+
+    bots = []
+    for name in "abcde":  # copies of the random bot, each its own version
+        path = tmp_path / f"{name}.py"
+        path.write_text((Path(__file__).resolve().parents[2] / "bots" / "random.py").read_text() + f"# {name}\n")
+        path.chmod(0o644)
+        bots.append(str(path))
+    tmp_path.chmod(0o755)
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="five-towers", bots=bots, format="swiss", rounds=2,
+                                                       seed=3))
+        run(store, tournament_id, workers=2)
+    with TestClient(create_app(str(tmp_path / "arena.db"))) as client:
+        data = client.get(f"/api/tournaments/{tournament_id}").json()
+        page = client.get(f"/tournaments/{tournament_id}").text
+    assert [len(r["byes"]) for r in data["swiss"]["rounds"]] == [1, 1]
+    assert [r["place"] for r in data["swiss"]["standings"]] == [1, 2, 3, 4, 5]
+    assert 'id="swiss-standings"' in page and page.count("bye: ") == 2
+    assert "Format: swiss, 2 rounds of 4 matches: 8 matches in all" in page
