@@ -152,6 +152,27 @@ parse_reply = protocol.parse_reply
 parse_ready = protocol.parse_ready
 
 
+def start_message(game: str, options: dict, seat: int, players: int, seed: int, limits: Limits,
+                  extra: dict | None = None) -> dict:
+    """The ``start`` message a bot is sent for a match (docs/protocol.md)."""
+    return {"type": "start", "protocol": protocol.PROTOCOL_VERSION, "game": game, "options": options,
+            "seat": seat, "players": players, "seed": seed, "limits": limits.for_protocol(), **(extra or {})}
+
+
+def request_message(seat: int, step: int, observation: dict, legal: list | None, limits: Limits, bank_s: float,
+                    extra: dict | None = None) -> dict:
+    """The ``request`` message for one decision, with the seat's clock (docs/protocol.md)."""
+    return {"type": "request", "seat": seat, "step": step, "observation": observation, "legal": legal,
+            "time": {"decision_ms": limits.decision_ms, "bank_ms": round(bank_s * 1000)}, **(extra or {})}
+
+
+def end_message(seat: int, scores: list, ranks: list, statuses: list, teams: list | None,
+                extra: dict | None = None) -> dict:
+    """The ``end`` message a seat is sent when its match is over (docs/protocol.md)."""
+    return {"type": "end", "scores": scores, "ranks": ranks, "statuses": statuses, "teams": teams,
+            **(extra or {}), "seat": seat}
+
+
 class MatchLog(list):
     """The match's events; requests also keep the exact JSON line that was sent, so the stored
     log is written from those bytes instead of encoding every observation a second time."""
@@ -305,9 +326,8 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
     # Send every start message first, then collect the answers: bots start in parallel.
     sent_at = {}
     for seat in seats:
-        message = {"type": "start", "protocol": protocol.PROTOCOL_VERSION, "game": spec.game, "options": options,
-                   "seat": seat.index, "players": len(seats), "seed": bot_seeds[seat.index],
-                   "limits": seat.limits.for_protocol(), **(spec.extra_fields or {})}
+        message = start_message(spec.game, options, seat.index, len(seats), bot_seeds[seat.index], seat.limits,
+                                spec.extra_fields)
         log.append({"event": "start", "seat": seat.index, "message": message})
         if seat.failed:
             continue
@@ -362,9 +382,7 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None):
         return state, False
     limits = seat.limits
     legal = state.legal_actions()
-    request = {"type": "request", "seat": seat.index, "step": step,
-               "observation": state.observation(seat.index), "legal": legal,
-               "time": {"decision_ms": limits.decision_ms, "bank_ms": round(seat.bank_s * 1000)}, **(extra or {})}
+    request = request_message(seat.index, step, state.observation(seat.index), legal, limits, seat.bank_s, extra)
     line = protocol.encode(request)
     log.append_request({"event": "request", "seat": seat.index, "step": step, "message": request}, line)
     process = seat.process
@@ -473,7 +491,8 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
     for seat in live:
         keep = reuse and seat.wants_many and bots.keep > 0
         try:
-            seat.process.send_line(protocol.encode({**end, "seat": seat.index}), deadline)
+            message = end_message(seat.index, end["scores"], ranks, statuses, end["teams"], extra)
+            seat.process.send_line(protocol.encode(message), deadline)
             if not keep:
                 seat.process.send_line(b'{"type":"quit"}\n', deadline)
         except BotFailure:
