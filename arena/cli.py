@@ -874,22 +874,55 @@ def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, t
 
 @main.command("similar")
 @click.option("--game", required=True, help="The game whose bots to compare (each bot's latest version).")
-@click.option("--threshold", type=click.FloatRange(0, 1), default=0.5, show_default=True,
-              help="List the pairs at least this similar (shared source fingerprints / all).")
+@click.option("--by", type=click.Choice(["behaviour", "source"]), default="behaviour", show_default=True,
+              help="Compare decisions on one fixed set of requests (in the sandbox), or normalised source.")
+@click.option("--threshold", type=click.FloatRange(0, 1),
+              help="List pairs at least this similar (default: agreement 0.9; source 0.5).")
+@click.option("--requests", "size", type=click.IntRange(1, 100_000), default=300, show_default=True,
+              help="Recorded requests every bot answers (--by behaviour).")
+@click.option("--seed", type=int, help="Seed of the recorded requests (default: a fixed one).")
+@click.option("--workers", type=click.IntRange(1, 256), help="Bots replayed at once (default: one per core).")
 @click.pass_context
-def similar_command(ctx: click.Context, game: str, threshold: float) -> None:
-    """Near-copies among submitted bots: pairs whose normalised source is mostly shared."""
+def similar_command(ctx: click.Context, game: str, by: str, threshold: float | None, size: int, seed: int | None,
+                    workers: int | None) -> None:
+    """Near-copies among submitted bots: pairs that decide alike far more than the field does."""
+    import os
+
     from arena.games import get_game
-    from arena.results.similar import game_sources, similar_pairs
+    from arena.results import similar
 
     get_game(game)
+    if by == "source":
+        threshold = similar.THRESHOLD if threshold is None else threshold
+        with _store(ctx, readonly=True) as store:
+            sources = similar.game_sources(store, game)
+        pairs, baseline = similar.similar_pairs(sources, threshold)
+        click.echo(f"{len(sources)} {game} bots; median similarity of a pair {baseline:.2f};"
+                   f" {len(pairs)} pair(s) at {threshold:.2f} or more")
+        for pair in pairs:
+            click.echo(f"  {pair.similarity:.2f}  {_printable(pair.first)}  {_printable(pair.second)}")
+        return
+    threshold = similar.AGREEMENT if threshold is None else threshold
+
+    def progress(done, total, label, replay):
+        answered = sum(d is not None for d in replay.decisions)
+        problem = f"; {len(replay.failures)} match(es) failed" if replay.failures else ""
+        click.echo(f"  [{done}/{total}] {_printable(label)}: {answered}/{len(replay.decisions)} answered"
+                   f"{problem} ({replay.seconds:.1f} s)", err=True)
+
     with _store(ctx, readonly=True) as store:
-        sources = game_sources(store, game)
-    pairs, baseline = similar_pairs(sources, threshold)
-    click.echo(f"{len(sources)} {game} bots; median similarity of a pair {baseline:.2f};"
-               f" {len(pairs)} pair(s) at {threshold:.2f} or more")
-    for pair in pairs:
-        click.echo(f"  {pair.similarity:.2f}  {_printable(pair.first)}  {_printable(pair.second)}")
+        replays = similar.replay_field(store, game, size, workers or os.cpu_count() or 1, seed, progress)
+    found = similar.agreeing_pairs({label: r.decisions for label, r in replays.items()}, threshold)
+    click.echo(f"{len(replays)} {game} bots, {size} recorded requests each; median agreement of a pair"
+               f" {found.median:.2f} (95th percentile {found.p95:.2f}); {len(found.listed)} pair(s) at"
+               f" {threshold:.2f} or more, far above the median")
+    for pair in found.listed:
+        click.echo(f"  {pair.rate:.3f}  {_printable(pair.first)}  {_printable(pair.second)}  ({pair.common} requests)")
+    for label, replay in sorted(replays.items()):
+        answered = sum(d is not None for d in replay.decisions)
+        if replay.error or answered < similar.MIN_COMMON * size:
+            why = replay.error or (replay.failures[0] if replay.failures else "")
+            click.echo(f"not compared: {_printable(label)} answered {answered} of {size}: {_printable(why)}")
 
 
 @main.command("show")

@@ -10,6 +10,12 @@ sure to share a fingerprint. Two bots' similarity is the Jaccard index of their 
 sets: shared / all. Renaming variables, changing comments, spacing or constants leaves a copy
 at or near 1; bots written apart in the same language share little beyond boilerplate (the
 protocol loop of a starter kit), which the field's median shows.
+
+By behaviour (`arena similar`'s default): every bot is put through one fixed set of recorded
+requests in the sandbox (`arena.runner.replayset`) and two bots' *agreement* is the share of
+the requests both answered where they chose the same action. A pair is listed when it agrees
+at least ``threshold`` of the time *and* disagrees at most a quarter as often as the field's
+median pair (`FAR_BELOW`), so a field of look-alike bots does not list every pair.
 """
 
 from __future__ import annotations
@@ -24,6 +30,9 @@ from pathlib import Path
 K = 8                       # tokens per run
 W = 4                       # runs per winnowing window
 THRESHOLD = 0.5
+AGREEMENT = 0.9             # a listed pair agrees on at least this share of the requests ...
+FAR_BELOW = 0.25            # ... and disagrees at most this share as often as the median pair
+MIN_COMMON = 0.5            # ... on at least this share of the set answered by both
 MAX_BYTES = 2_000_000       # of source read per bot
 SOURCE_SUFFIXES = {".py", ".js", ".mjs", ".ts", ".c", ".h", ".cc", ".cpp", ".hpp", ".java", ".go", ".rs",
                    ".rb", ".cs", ".kt", ".swift", ".lua", ".php", ".pl", ".sh", ".scala", ".hs", ".ml", ".jl", ""}
@@ -116,9 +125,100 @@ def similar_pairs(sources: dict[str, str], threshold: float = THRESHOLD) -> tupl
     return found, baseline
 
 
-def game_sources(store, game: str) -> dict[str, str]:
-    """The latest version of each bot of the game that is not withdrawn: 'name vN' -> source."""
+def game_bots(store, game: str) -> dict[str, dict]:
+    """The latest version of each bot of the game that is not withdrawn: 'name vN' -> version."""
     latest: dict[str, dict] = {}
     for version in store.bot_versions(game, include_withdrawn=False):
         latest[version["name"]] = version  # versions come in order: the last is the latest
-    return {f"{name} v{v['version']}": source_of(store.bot_path(v)) for name, v in latest.items()}
+    return {f"{name} v{v['version']}": v for name, v in latest.items()}
+
+
+def game_sources(store, game: str) -> dict[str, str]:
+    """The latest version of each bot of the game that is not withdrawn: 'name vN' -> source."""
+    return {label: source_of(store.bot_path(v)) for label, v in game_bots(store, game).items()}
+
+
+# ---- by behaviour ---------------------------------------------------------------------------
+
+@dataclass
+class Agreement:
+    first: str
+    second: str
+    rate: float     # same action / requests both answered
+    common: int     # requests both answered
+
+
+@dataclass
+class Field:
+    """Every pair's agreement, the baseline, and the pairs listed as near-copies."""
+
+    pairs: list[Agreement]
+    listed: list[Agreement]
+    median: float
+    p95: float
+
+
+def agreement(a: list, b: list) -> Agreement:
+    both = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
+    same = sum(1 for x, y in both if x == y)
+    return Agreement("", "", same / len(both) if both else 0.0, len(both))
+
+
+def agreeing_pairs(decisions: dict[str, list], threshold: float = AGREEMENT) -> Field:
+    """Each pair's agreement over the requests both answered; the pairs far above the field."""
+    size = max((len(d) for d in decisions.values()), default=0)
+    pairs = []
+    for a, b in itertools.combinations(sorted(decisions), 2):
+        pair = agreement(decisions[a], decisions[b])
+        pair.first, pair.second = a, b
+        if pair.common >= max(1, MIN_COMMON * size):
+            pairs.append(pair)
+    rates = sorted(p.rate for p in pairs)
+    median = statistics.median(rates) if rates else 0.0
+    p95 = rates[min(len(rates) - 1, int(0.95 * len(rates)))] if rates else 0.0
+    listed = sorted((p for p in pairs if p.rate >= threshold and 1 - p.rate <= FAR_BELOW * (1 - median)),
+                    key=lambda p: (-p.rate, p.first, p.second))
+    return Field(pairs, listed, median, p95)
+
+
+def replay_field(store, game: str, size: int, workers: int = 1, seed: int | None = None, progress=None) -> dict:
+    """Every bot of the game (latest versions, none withdrawn) put through one replay set:
+    'name vN' -> `arena.runner.replayset.Replay`. ``progress(done, total, label, replay)`` is
+    called as each bot finishes."""
+    from arena.runner.replayset import SEED, replay, replay_set
+
+    requests = replay_set(game, size, SEED if seed is None else seed)
+    jobs = [(label, str(store.bot_path(v)), v["stored_hash"] or v["content_hash"])
+            for label, v in game_bots(store, game).items()]
+    replays: dict = {}
+
+    def finished(label, result):
+        replays[label] = result
+        if progress is not None:
+            progress(len(replays), len(jobs), label, result)
+
+    if workers <= 1 or len(jobs) <= 1:
+        for label, path, digest in jobs:
+            finished(label, replay(path, requests, digest))
+        return replays
+    import multiprocess
+
+    with multiprocess.get_context("fork").Pool(min(workers, len(jobs)), _set_requests, (requests,)) as pool:
+        for label, result in pool.imap_unordered(_replay_job, jobs):
+            finished(label, result)
+    return replays
+
+
+_REQUESTS = None  # the replay set, in a worker of `replay_field`
+
+
+def _set_requests(requests) -> None:
+    global _REQUESTS
+    _REQUESTS = requests
+
+
+def _replay_job(job):
+    from arena.runner.replayset import replay
+
+    label, path, digest = job
+    return label, replay(path, _REQUESTS, digest)
