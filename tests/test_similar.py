@@ -12,7 +12,7 @@ import pytest
 from arena.entry import main as entry
 from botmaker import write_bot
 from arena.results.similar import agreeing_pairs, fingerprints, similar_pairs, similarity, tokens
-from arena.runner.replayset import replay_set
+from arena.runner.replayset import replay, replay_set
 
 REPO = Path(__file__).resolve().parents[1]
 HEURISTIC = (REPO / "bots" / "five_towers_heuristic.py").read_text()
@@ -154,3 +154,15 @@ def test_arena_similar_by_behaviour_finds_a_renamed_and_an_edited_copy_among_dif
     assert "6 five-towers bots, 120 recorded requests each" in captured.out
     assert "not compared" not in captured.out
     assert "[6/6]" in captured.err
+
+
+def test_a_bot_that_fails_on_some_requests_leaves_only_those_of_its_short_matches_undecided(tmp_path):
+    crashing = write_bot(tmp_path / "bots", "crashing",
+                         on_request='if message["step"] % 7 == 3:\n    sys.exit(1)\nreply({"type": "action", "index": 0})')
+    requests = replay_set("five-towers", 40)
+    result = replay(crashing, requests)
+    answered = [d for d in result.decisions if d is not None]
+    assert result.error is None and len(result.decisions) == 40
+    assert result.failures and all("crash" in line for line in result.failures)
+    assert 0 < len(answered) < 40
+    assert replay(str(tmp_path / "missing.py"), requests).error.startswith("bot not found")
