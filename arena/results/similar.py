@@ -20,9 +20,12 @@ median pair (`FAR_BELOW`), so a field of look-alike bots does not list every pai
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import itertools
+import os
 import re
+import signal
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
@@ -203,18 +206,31 @@ def replay_field(store, game: str, size: int, workers: int = 1, seed: int | None
         return replays
     import multiprocess
 
-    with multiprocess.get_context("fork").Pool(min(workers, len(jobs)), _set_requests, (requests,)) as pool:
+    with multiprocess.get_context("fork").Pool(min(workers, len(jobs)), _set_requests,
+                                               (requests, os.getpid())) as pool:
         for label, result in pool.imap_unordered(_replay_job, jobs):
             finished(label, result)
-    return replays
+    return replays  # on Ctrl-C the pool's exit ends its workers; their bots die with them
 
 
 _REQUESTS = None  # the replay set, in a worker of `replay_field`
 
 
-def _set_requests(requests) -> None:
+def _set_requests(requests, parent: int) -> None:
+    """A worker: the replay set; Ctrl-C is the parent's to act on (as in a tournament's worker),
+    SIGTERM ends it, and it dies with the parent (its bots die with it: PR_SET_PDEATHSIG)."""
     global _REQUESTS
     _REQUESTS = requests
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.set_wakeup_fd(-1)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def _replay_job(job):

@@ -200,6 +200,9 @@ def _play_group(bots: LiveBots, path: str, expected_hash: str | None, game: str,
     except BotFailure as failure:
         process.stop()
         return answers, f"{failure.status}: {failure.message}"
+    except BaseException:  # Ctrl-C, or the harness's own error: the bot must not outlive it
+        process.stop()
+        raise
 
 
 def _end(bots: LiveBots, seated, group: Group, wants_many: bool) -> None:
