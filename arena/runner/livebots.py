@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.runner.bots import BotCommand, require_built, resolve_bot
-from arena.runner.process import BotProcess, new_token
+from arena.runner.process import BotProcess
 from arena.runner.sandbox import Protections, ResourceLimits, Sandbox, StageCache, StagedBot
+from arena.runner.tokens import new_token
 
 DEFAULT_KEEP = 16
 QUIT_GRACE_S = 1.0

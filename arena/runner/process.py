@@ -16,11 +16,10 @@ import selectors
 import signal
 import subprocess
 import time
-import uuid
 from dataclasses import dataclass, field
 
+from arena.runner.tokens import pids_with_token
 from arena.text import printable
-from arena.runner.sandbox import Launch
 
 STDERR_HEAD = 32 * 1024
 STDERR_TAIL = 32 * 1024
@@ -100,9 +99,14 @@ def exit_text(status: int, signal_coded: bool) -> str:
 
 
 class BotProcess:
-    """A running bot. ``start``, then ``send`` and ``receive`` per message, then ``stop``."""
+    """A running bot. ``start``, then ``send`` and ``receive`` per message, then ``stop``.
 
-    def __init__(self, launch: Launch, max_line_bytes: int, max_output_bytes: int, label: str = "bot"):
+    ``launch`` is what the sandbox built for this process (`arena.runner.sandbox.Launch`:
+    argv, environment, its group; `kill`, `close`). The transport sits below the sandbox
+    and does not import it.
+    """
+
+    def __init__(self, launch, max_line_bytes: int, max_output_bytes: int, label: str = "bot"):
         self.launch = launch
         self.label = label
         self.max_line_bytes = max_line_bytes
@@ -464,36 +468,3 @@ def _parent_of(pid: int) -> int:
             return int(handle.read().rsplit(b")", 1)[1].split()[1])
     except (OSError, ValueError, IndexError):
         return 0
-
-
-def pids_with_token(token: str) -> list[int]:
-    """Live processes whose environment carries ``token`` (zombies have no environment)."""
-    needle = f"ARENA_BOT_TOKEN={token}".encode()
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/environ", "rb") as handle:
-                if needle in handle.read():
-                    found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
-
-
-def kill_by_token(token: str) -> int:
-    """SIGKILL every process whose environment carries ``token`` (a double-forked child that
-    left the process group included). Returns how many were signalled."""
-    killed = 0
-    for pid in pids_with_token(token):
-        try:
-            os.kill(pid, signal.SIGKILL)
-            killed += 1
-        except OSError:
-            continue
-    return killed
-
-
-def new_token() -> str:
-    return uuid.uuid4().hex

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from arena.runner import cgroups, files, uids
+from arena.runner.tokens import kill_by_token
 from arena.runner.bots import BotCommand
 
 MODES = ("bubblewrap", "none")
@@ -459,8 +460,6 @@ class Launch:
                 os.killpg(pid, signal.SIGKILL)
             except OSError:
                 pass
-        from arena.runner.process import kill_by_token
-
         for _ in range(100):
             if not kill_by_token(self.token):
                 break
