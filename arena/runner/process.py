@@ -44,6 +44,14 @@ class BotFailure(Exception):
         self.message = message
 
 
+class DeadlinePassed(BotFailure):
+    """The deadline given to `send_line` or `receive` passed (a ``timeout``, unless the
+    caller's clock says the bot may go on: the CPU clock waits in several deadlines)."""
+
+    def __init__(self, message: str):
+        super().__init__("timeout", message)
+
+
 @dataclass
 class StderrCapture:
     """Keeps the first and the last 32 KiB of a stream and counts what was dropped."""
@@ -127,6 +135,7 @@ class BotProcess:
         self._pidfd: int | None = None
         self._stopped = False
         self.started_at = 0.0
+        self._abandon_check_at: float | None = None  # while a reply is awaited
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -142,7 +151,7 @@ class BotProcess:
             self._stopped = True
             reason = getattr(error, "strerror", None) or str(error)
             raise BotFailure("crash", f"could not start {launch.argv[0]}: {reason}") from None
-        launch.started()
+        launch.started(self.popen.pid)
         self.started_at = time.monotonic()
         for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             os.set_blocking(stream.fileno(), False)
@@ -155,6 +164,21 @@ class BotProcess:
             self._selector.register(self._pidfd, selectors.EVENT_READ, "exit")
         except (AttributeError, OSError):
             self._pidfd = None  # old kernel: exits are noticed by polling
+
+    # -- only the bot on move runs (the sandbox's group, or its process groups) -----------
+
+    def freeze(self) -> None:
+        """Pause every process of the bot until `thaw` (a no-op before start and after stop)."""
+        if self.popen is not None and not self._stopped:
+            self.launch.freeze()
+
+    def thaw(self) -> None:
+        if self.popen is not None and not self._stopped:
+            self.launch.thaw()
+
+    def cpu_ns(self) -> int | None:
+        """CPU time of all the bot's processes so far, in nanoseconds (None: not readable here)."""
+        return self.launch.cpu_ns()
 
     @property
     def alive(self) -> bool:
@@ -170,6 +194,7 @@ class BotProcess:
         self._stopped = True
         try:
             if self.popen is not None:
+                self.launch.thaw()  # a paused process is woken before anything else is done to it
                 self._close_stdin()
                 if self._reap() is None or self.launch.group is not None:
                     self.launch.kill(self.popen.pid)
@@ -257,25 +282,29 @@ class BotProcess:
                 raise self._crash("closed its stdin") from None
             # The bot is not reading: keep serving its output while we wait for room.
             if not self._wait(deadline, write_fd=fd):
-                raise BotFailure("timeout", "did not read its input in time")
+                raise DeadlinePassed("did not read its input in time")
 
     def receive(self, deadline: float) -> bytes:
-        """The next complete line from the bot, without the newline."""
-        next_check = time.monotonic() + ABANDON_CHECK_S
+        """The next complete line from the bot, without the newline. A caller may wait for one
+        line in several calls (a clock that looks at the CPU time in between): the checks for
+        an abandoned stdout keep their pace across them."""
+        if self._abandon_check_at is None:
+            self._abandon_check_at = time.monotonic() + ABANDON_CHECK_S
         while not self.lines:
             if not self._stdout_open:
                 raise self._crash("closed its stdout")
             now = time.monotonic()
-            if now >= next_check:
+            if now >= self._abandon_check_at:
                 if self._stdout_abandoned():
                     raise self._crash("closed its stdout")
-                next_check = now + ABANDON_CHECK_S
-            if not self._wait(min(deadline, next_check)) and time.monotonic() >= deadline:
+                self._abandon_check_at = now + ABANDON_CHECK_S
+            if not self._wait(min(deadline, self._abandon_check_at)) and time.monotonic() >= deadline:
                 # A reply already sitting in the pipe came in time, even if we look late
                 # (seats are read one after the other).
                 self._drain(0)
                 if not self.lines:
-                    raise BotFailure("timeout", "no reply in time")
+                    raise DeadlinePassed("no reply in time")
+        self._abandon_check_at = None
         return self.lines.pop(0)
 
     def _stdout_abandoned(self) -> bool:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from arena.runner import cgroups, files, uids
+from arena.runner.freezing import SignalFreezer
 from arena.runner.tokens import kill_by_token
 from arena.runner.bots import BotCommand
 
@@ -397,6 +398,7 @@ class Launch:
         self.args_fd: int | None = None
         self.scratch: Path | None = None
         self._python_preexec = False
+        self._signal_freezer: SignalFreezer | None = None
         try:
             hierarchy = cgroups.available()
             if hierarchy is not None:
@@ -449,12 +451,39 @@ class Launch:
         except (OSError, AttributeError):
             pass
 
+    # -- only the bot on move runs ------------------------------------------------------------
+
+    def freeze(self) -> None:
+        """Pause every process of the bot (its cgroup; without one, its process groups)."""
+        if self.group is not None:
+            self.group.freeze()
+        elif self._signal_freezer is not None:
+            self._signal_freezer.freeze()
+
+    def thaw(self) -> None:
+        if self.group is not None:
+            self.group.thaw()
+        elif self._signal_freezer is not None:
+            self._signal_freezer.thaw()
+
+    @property
+    def frozen(self) -> bool:
+        if self.group is not None:
+            return self.group.frozen
+        return self._signal_freezer is not None and self._signal_freezer.frozen
+
+    def cpu_ns(self) -> int | None:
+        """CPU time of all the bot's processes so far (nanoseconds), or None without a cgroup."""
+        return self.group.cpu_ns() if self.group is not None else None
+
     def kill(self, pid: int | None) -> None:
         """SIGKILL every process of the bot: its whole group, else its process group and every
-        process carrying its token."""
+        process carrying its token. A paused bot is thawed first."""
         if self.group is not None:
-            self.group.kill()
+            self.group.kill()  # thaws first
             return
+        if self._signal_freezer is not None:
+            self._signal_freezer.thaw()
         if pid is not None:
             try:
                 os.killpg(pid, signal.SIGKILL)
@@ -474,8 +503,11 @@ class Launch:
     def pass_fds(self) -> tuple[int, ...]:
         return (self.args_fd,) if self.args_fd is not None else ()
 
-    def started(self) -> None:
-        """The process is running: the arguments were handed over."""
+    def started(self, pid: int | None = None) -> None:
+        """The process is running (as ``pid``): the arguments were handed over."""
+        if pid is not None and self.group is None:
+            self._signal_freezer = SignalFreezer(self.token)
+            self._signal_freezer.leader = pid
         if self.args_fd is not None:
             os.close(self.args_fd)
             self.args_fd = None
