@@ -5,7 +5,8 @@ One `LiveBots` per worker process. It stages each bot version once (`StageCache`
 most ``keep`` of them, retiring the least recently used first. A process is only ever given
 back to a seat of the *same* bot version (content hash) with the same limits and sandbox;
 a process that failed, wrote anything it was not asked for, or used half its CPU allowance is
-never reused.
+never reused. An idle process is frozen (`BotProcess.freeze`): it takes no CPU from anyone
+while it waits; it is thawed for its next match, or to be sent ``quit``.
 """
 
 from __future__ import annotations
@@ -70,8 +71,9 @@ class LiveBots:
 
     def checkout(self, path: str, limits: ResourceLimits, max_line_bytes: int, max_output_bytes: int,
                  expected_hash: str | None = None, reuse: bool = True, label: str = "bot") -> Seated:
-        """A process for ``path``: an idle one of the same version if there is one, else a new one
-        (not started). Raises `BotError`, `BotFilesError` or `BotChanged` for a bad bot."""
+        """A process for ``path``: an idle one of the same version if there is one (still frozen:
+        thaw it before its next ``start``), else a new one (not started). Raises `BotError`,
+        `BotFilesError` or `BotChanged` for a bad bot."""
         staged = self.stage_cache.stage(self.command(path), expected_hash)
         key = ProcessKey(staged.content_hash, limits, self.protections.mode)
         if reuse:
@@ -96,6 +98,7 @@ class LiveBots:
         if (not process.alive or _wrote_anything(process) or self._worn_out(seated) or self.keep <= 0):
             retire(process)
             return
+        process.freeze()  # nothing runs off its turn, in a match or between matches
         self._idle[id(seated)] = seated
         while len(self._idle) > self.keep:
             _, oldest = self._idle.popitem(last=False)
@@ -124,6 +127,7 @@ class LiveBots:
         deadline = time.monotonic() + QUIT_GRACE_S
         for seated in idle:
             try:
+                seated.process.thaw()
                 seated.process.send_line(b'{"type":"quit"}\n', deadline)
             except Exception:
                 pass
@@ -143,6 +147,7 @@ def _wrote_anything(process: BotProcess) -> bool:
 def retire(process: BotProcess) -> None:
     """Say quit, give the process a moment to exit by itself, then stop it for good."""
     try:
+        process.thaw()
         process.send_line(b'{"type":"quit"}\n', time.monotonic() + QUIT_GRACE_S)
         process.wait_for_exit(time.monotonic() + QUIT_GRACE_S)
     except Exception:

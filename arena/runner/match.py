@@ -1,7 +1,10 @@
 """Play one match: a game engine plus one sandboxed bot process per seat.
 
-Owns the protocol's message flow (start, request, action, end, quit), the clocks (start-up
-deadline, per-decision allowance, time bank), failure classification and the fallback policy:
+Owns the protocol's message flow (start, request, action, end, quit), applying the clocks
+(`arena.runner.clock`: start-up, per-decision allowance, time bank, on CPU or wall time),
+pausing every bot that is not deciding (only the bot on move runs: its processes are thawed
+for its start-up and its decisions and frozen in between), failure classification and the
+fallback policy:
 a seat whose bot failed is played by a seeded random legal action from then on, so the others'
 match stays meaningful, and is ranked last. Returns a plain ``MatchResult``; never raises
 because of a bot — whatever a bot writes or does, the worst it gets is a failed seat. Only a
@@ -23,11 +26,12 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 
 from arena.games import IllegalAction, get_game
-from arena.runner import protocol
+from arena.runner import cgroups, protocol
+from arena.runner import clock as clocks
 from arena.runner.bots import BotError
 from arena.runner.files import BotFilesError
 from arena.runner.livebots import LiveBots, Seated, retire
-from arena.runner.process import BotFailure
+from arena.runner.process import BotFailure, DeadlinePassed
 from arena.runner.protocol import ReplyError, quote_line
 from arena.runner.sandbox import BotChanged, Protections, ResourceLimits, detect
 
@@ -54,9 +58,10 @@ class Limits:
     processes: int = 64
     disk_mb: int = 64
     cpus: float = 1.0
+    clock: str | None = None  # "cpu" | "wall"; None: cpu wherever cgroups can read it
 
-    def for_protocol(self) -> dict:
-        return {"start_ms": self.start_ms, "decision_ms": self.decision_ms, "bank_ms": self.bank_ms,
+    def for_protocol(self, clock: str) -> dict:
+        return {"clock": clock, "start_ms": self.start_ms, "decision_ms": self.decision_ms, "bank_ms": self.bank_ms,
                 "max_line_bytes": self.max_line_bytes, "max_output_bytes": self.max_output_bytes}
 
     def for_kernel(self) -> ResourceLimits:
@@ -98,6 +103,8 @@ class SeatResult:
     decisions: int
     error: str | None
     stderr: str
+    cpu_ms: float | None = None  # CPU time of its decisions, all its processes (None: no cgroups)
+    wall_ms: float = 0.0         # wall time of its decisions
 
 
 @dataclass
@@ -135,7 +142,7 @@ def derive_seed(seed: int, *labels: object) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
-TIMING_KEYS = ("ms", "time")
+TIMING_KEYS = ("ms", "time", "cpu_ms", "harness_ms")
 
 
 def strip_timing(log: list[dict]) -> list[dict]:
@@ -174,14 +181,13 @@ class MatchLog(list):
 class Seat:
     """One seat's bot, clock and status during a match."""
 
-    def __init__(self, index: int, path: str, limits: Limits):
+    def __init__(self, index: int, path: str, limits: Limits, clock: str):
         self.index = index
         self.path = path
         self.limits = limits
         self.status = "ok"
         self.error: str | None = None
-        self.bank_s = limits.bank_ms / 1000
-        self.time_s = 0.0
+        self.clock = clocks.SeatClock(clock, limits.start_ms, limits.decision_ms, limits.bank_ms, limits.cpus)
         self.decisions = 0
         self.seated: Seated | None = None
         self.stderr = ""
@@ -205,6 +211,7 @@ class Seat:
         if self.seated is not None:
             process = self.seated.process
             self.seated = None
+            self.clock.settle(process.cpu_ns())
             process.stop()
             self.stderr = process.stderr.text()
 
@@ -212,8 +219,9 @@ class Seat:
         """Keep the process for a later match (the caller checked it may be reused)."""
         if self.seated is not None:
             seated, self.seated = self.seated, None
+            self.clock.settle(seated.process.cpu_ns())
             self.stderr = seated.process.stderr.text()
-            bots.checkin(seated)
+            bots.checkin(seated)  # it waits frozen for its next match
 
 
 def play_match(spec: MatchSpec, protections: Protections | None = None, bots: LiveBots | None = None) -> MatchResult:
@@ -246,19 +254,21 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
     limits = spec.limits
     seat_limits = spec.seat_limits or [None] * players
     fallback = random.Random(derive_seed(spec.seed, "fallback"))
-    seats = [Seat(i, str(path), seat_limits[i] or limits) for i, path in enumerate(spec.bots)]
+    clock = clocks.choose(limits.clock, protections.resources != "rlimits" and cgroups.cpu_readable())
+    seats = [Seat(i, str(path), seat_limits[i] or limits, clock) for i, path in enumerate(spec.bots)]
     log = MatchLog()
     started_at = datetime.now(timezone.utc)
     began = time.monotonic()
     try:
-        _start_bots(seats, spec, options, bots, log)
+        _start_bots(seats, spec, options, bots, log, clock)
+        timer = HarnessTimer(time.monotonic())
         step = 0
         while not state.is_over():
             if step >= MAX_STEPS:
                 # Every game ends far sooner; a rules bug must not hang a whole tournament.
                 raise RuntimeError(f"{spec.game} did not end within {MAX_STEPS} decisions (seed {spec.seed})")
             seat = seats[state.current_seat()]
-            state, decided = _decide(seat, state, step, log, spec.extra_fields)
+            state, decided = _decide(seat, state, step, log, spec.extra_fields, timer)
             if not decided:
                 action = state.random_action(fallback)
                 log.append({"event": "action", "seat": seat.index, "step": step, "action": action,
@@ -274,16 +284,17 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
     scores = state.scores()
     seat_results = [
         SeatResult(s.index, s.path, s.status, scores[s.index], result_ranks[s.index],
-                   round(s.time_s * 1000, 3), s.decisions, s.error, s.stderr)
+                   round(s.clock.charged_s * 1000, 3), s.decisions, s.error, s.stderr,
+                   None if s.clock.cpu_s is None else round(s.clock.cpu_s * 1000, 3), round(s.clock.wall_s * 1000, 3))
         for s in seats
     ]
     return MatchResult(spec.game, options, spec.seed, players, state.teams(), scores, result_ranks,
-                       seat_results, log, {**protections.as_dict(), **flat_dict(limits)},
+                       seat_results, log, {**protections.as_dict(), **flat_dict(limits), "clock": clock},
                        started_at.isoformat(), ended_at.isoformat(),
                        round((time.monotonic() - began) * 1000, 3))
 
 
-def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBots, log: list) -> None:
+def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBots, log: list, clock: str) -> None:
     bot_seeds = spec.bot_seeds or [derive_seed(spec.seed, "bot", i) for i in range(len(seats))]
     hashes = spec.hashes or [None] * len(seats)
     for seat in seats:
@@ -302,40 +313,73 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
                 seat.seated.process.start()
             except BotFailure as failure:
                 _fail_at_start(seat, failure.status, failure.message, log)
-    # Send every start message first, then collect the answers: bots start in parallel.
-    sent_at = {}
+    # Send every start message first, then collect the answers: bots start in parallel, each
+    # thawed, on its own clock. A fresh process's start-up counts from its start.
+    turns = {}
     for seat in seats:
         message = {"type": "start", "protocol": protocol.PROTOCOL_VERSION, "game": spec.game, "options": options,
                    "seat": seat.index, "players": len(seats), "seed": bot_seeds[seat.index],
-                   "limits": seat.limits.for_protocol(), **(spec.extra_fields or {})}
+                   "limits": seat.limits.for_protocol(clock), **(spec.extra_fields or {})}
         log.append({"event": "start", "seat": seat.index, "message": message})
         if seat.failed:
             continue
-        deadline = time.monotonic() + seat.limits.start_ms / 1000
-        sent_at[seat.index] = (time.monotonic(), deadline)
+        process = seat.process
+        if seat.seated.reused:
+            process.thaw()  # it waited frozen since its last match
+            turn = seat.clock.start_up(process.cpu_ns(), time.monotonic())
+        else:
+            turn = seat.clock.start_up(0 if process.cpu_ns() is not None else None, process.started_at)
+        turns[seat.index] = turn
         try:
-            seat.process.send_line(protocol.encode(message), deadline)
+            process.send_line(protocol.encode(message), turn.wall_deadline)
         except BotFailure as failure:
             _fail_at_start(seat, failure.status, failure.message, log)
     for seat in seats:
         if seat.failed:
             continue
-        started, deadline = sent_at[seat.index]
+        turn = turns[seat.index]
         try:
-            line = seat.process.receive(deadline)
+            line = _await_line(seat.process, turn, "no ready answer in time")
         except BotFailure as failure:
-            text = "no ready answer within the start-up deadline" if failure.status == "timeout" else failure.message
-            _fail_at_start(seat, failure.status, text, log)
+            _fail_at_start(seat, failure.status, failure.message, log)
             continue
-        log.append({"event": "ready", "seat": seat.index, "line": line[:4096].decode("utf-8", "replace"),
-                    "ms": round((time.monotonic() - started) * 1000, 3)})
+        answered = time.monotonic()
+        event = {"event": "ready", "seat": seat.index, "line": line[:4096].decode("utf-8", "replace"),
+                 "ms": round((answered - turn.began) * 1000, 3)}
+        log.append(event)
         try:
             ready = protocol.parse_ready(line)
         except ReplyError as error:
             _bad_ready(seat, error, line, log)
             continue
+        seat.process.freeze()  # until its first request
+        seat.clock.finished(turn, answered - turn.began, event)
         if seat.seated.staged.command.matches != "one" and ready.get("matches") == "many":
             seat.wants_many = True
+
+
+def _await_line(process, turn: clocks.Turn, late: str) -> bytes:
+    """The bot's next line, or `BotFailure` — a ``timeout`` saying what it used against what
+    it was allowed (``late`` begins the message). On the CPU clock the wait wakes when the
+    bot could first have used up its time, looks at its CPU time, and waits on."""
+    cpu = None
+    while True:
+        try:
+            return process.receive(turn.next_check(cpu, time.monotonic()))
+        except DeadlinePassed:
+            cpu = process.cpu_ns()
+            why = turn.over(cpu, time.monotonic())
+            if why is not None:
+                raise BotFailure("timeout", f"{late}: {why}") from None
+
+
+class HarnessTimer:
+    """When the harness last read a reply: the time from then to the next request written is
+    the harness's own (the game engine, the log, freezing and thawing), logged as
+    ``harness_ms``."""
+
+    def __init__(self, since: float):
+        self.since = since
 
 
 def _bad_ready(seat: Seat, error: ReplyError, line: bytes, log: list) -> None:
@@ -355,35 +399,53 @@ def _fail_at_start(seat: Seat, status: str, message: str, log: list) -> None:
     log.append({"event": "failure", "seat": seat.index, "step": None, "status": seat.status, "error": seat.error})
 
 
-def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None):
+def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, timer: HarnessTimer | None = None):
     """Ask the seat's bot and apply its action. Returns (state, True) when it did; (state,
-    False) when the seat must be played by the fallback policy."""
+    False) when the seat must be played by the fallback policy.
+
+    The bot is frozen until its request is written and from its reply on; its CPU counter is
+    read while it is frozen, before it is thawed (what settles its previous decision and
+    starts this one)."""
     if seat.failed:
         return state, False
     limits = seat.limits
     legal = state.legal_actions()
+    process = seat.process
+    cpu = process.cpu_ns()
+    seat.clock.settle(cpu)
     request = {"type": "request", "seat": seat.index, "step": step,
                "observation": state.observation(seat.index), "legal": legal,
-               "time": {"decision_ms": limits.decision_ms, "bank_ms": round(seat.bank_s * 1000)}, **(extra or {})}
+               "time": seat.clock.for_request(), **(extra or {})}
     line = protocol.encode(request)
     log.append_request({"event": "request", "seat": seat.index, "step": step, "message": request}, line)
-    process = seat.process
-    asked = time.monotonic()
-    deadline = asked + limits.decision_ms / 1000 + seat.bank_s
+    turn = None
     try:
         if process.has_unrequested_output():
             raise BotFailure("limit", UNREQUESTED)
-        process.send_line(line, deadline)
-        line = process.receive(deadline)
+        process.thaw()
+        asked = time.monotonic()
+        turn = seat.clock.decision(cpu, asked)
+        try:
+            process.send_line(line, turn.wall_deadline)
+        except DeadlinePassed:
+            raise BotFailure("timeout", f"did not read its input in time: "
+                                        f"{turn.timeout_words(process.cpu_ns(), time.monotonic())}") from None
+        line = _await_line(process, turn, "no reply in time")
     except BotFailure as failure:
-        seat.time_s += time.monotonic() - asked  # a timed-out decision used its time too
+        if turn is not None:  # a timed-out decision used its time too
+            seat.clock.timed_out(turn, process.cpu_ns(), time.monotonic() - turn.began)
         return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log)
-    elapsed = time.monotonic() - asked
-    seat.time_s += elapsed
+    replied = time.monotonic()
+    process.freeze()
+    elapsed = replied - asked
     seat.decisions += 1
-    seat.bank_s -= max(0.0, elapsed - limits.decision_ms / 1000)
-    log.append({"event": "reply", "seat": seat.index, "step": step,
-                "line": line[:4096].decode("utf-8", "replace"), "ms": round(elapsed * 1000, 3)})
+    event = {"event": "reply", "seat": seat.index, "step": step,
+             "line": line[:4096].decode("utf-8", "replace"), "ms": round(elapsed * 1000, 3)}
+    if timer is not None:
+        event["harness_ms"] = round((asked - timer.since) * 1000, 3)
+        timer.since = replied
+    log.append(event)
+    seat.clock.finished(turn, elapsed, event)
     if process.launch.out_of_memory():
         # One of its processes was killed by the kernel for going over the bot's memory limit
         # (all its processes together): the bot went over the limit, even if it answers.
@@ -393,7 +455,9 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None):
         action, debug = protocol.parse_reply(line, legal)
     except ReplyError as error:
         # A flood of output is an output-limit failure even when its first line is garbage:
-        # a bot that wrote one bad line writes nothing more, a flooding bot does within 10 ms.
+        # a bot that wrote one bad line writes nothing more, a flooding bot does within 10 ms
+        # (it runs for that look; it fails either way).
+        process.thaw()
         if _unrequested(process, within=FLOOD_WINDOW_S):
             return state, _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
         return state, _fail(seat, "protocol", f"step {step}: {error}: {quote_line(line)}", step, log)
@@ -463,6 +527,9 @@ def _final_ranks(state, seats: list[Seat]) -> list[int]:
 
 def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: LiveBots, reuse: bool,
                  extra: dict | None = None) -> None:
+    """Send ``end``. A process kept for another match stays frozen (it reads ``end`` when it is
+    thawed for its next ``start``); any other is thawed and sent ``quit`` too, and has
+    `QUIT_GRACE_S` to exit by itself."""
     statuses = [s.status for s in seats]
     end = {"type": "end", "scores": state.scores(), "ranks": ranks, "statuses": statuses,
            "teams": state.teams(), **(extra or {})}
@@ -471,7 +538,10 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
     live = [s for s in seats if not s.failed and s.process is not None]
     quitting = []
     for seat in live:
+        seat.clock.settle(seat.process.cpu_ns())  # while it is still frozen
         keep = reuse and seat.wants_many and bots.keep > 0
+        if not keep:
+            seat.process.thaw()
         try:
             seat.process.send_line(protocol.encode({**end, "seat": seat.index}), deadline)
             if not keep:
@@ -483,6 +553,7 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
         else:
             quitting.append(seat)
     for seat in quitting:
+        seat.process.thaw()
         seat.process.wait_for_exit(deadline)
         seat.shut_down()
 

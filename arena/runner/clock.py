@@ -1,0 +1,171 @@
+"""The clocks of a match: what a bot is charged for its start-up and for each decision, its
+time bank, the wall-time cap, and the words of a timeout. Pure arithmetic on readings the
+match hands in (monotonic seconds, the CPU nanoseconds of the bot's cgroup): no processes.
+
+Two clocks (docs/protocol.md, *Time*):
+
+* ``cpu`` — the default wherever bots run in cgroups. A decision is charged the CPU time that
+  all the bot's processes used from the request being written to the reply being read. Since
+  every bot that is not deciding is frozen, that is the bot's own work: waiting for a core,
+  the other matches and the other seats cost it nothing. So that a bot that sleeps or blocks
+  cannot hold a match forever, a decision is charged at least
+  ``(wall time - WALL_GRACE_S) / WALL_FACTOR``; the wall time of one decision is therefore
+  capped at ``WALL_FACTOR × (allowance + bank left) + WALL_GRACE_S``.
+* ``wall`` — a decision is charged its wall time. The only clock where the machine has no
+  cgroups (nothing can read the CPU time of all of a bot's processes there).
+
+Time charged beyond the per-decision allowance comes out of the bank; a decision charged more
+than the allowance plus what is left in the bank times out. Start-up works the same way with
+its own allowance and no bank.
+
+The CPU time of a decision is settled once the bot is frozen again, just before its next
+request (or the end of the match): the kernel adds a running process's time to its group at
+scheduler ticks, so a reading taken while the bot may still be on a core can miss up to a
+tick; a frozen bot's counter is complete. Timeouts are judged live, from the running count.
+"""
+
+from __future__ import annotations
+
+CLOCKS = ("cpu", "wall")
+WALL_FACTOR = 10      # the CPU clock's wall-time cap: this many times (allowance + bank left) ...
+WALL_GRACE_S = 1.0    # ... plus this (the harness's and the kernel's latencies on a busy machine)
+MIN_CHECK_S = 0.002   # the shortest wait between two looks at a decision's CPU time
+
+
+def choose(requested: str | None, cpu_readable: bool) -> str:
+    """The clock that runs: ``wall`` when asked for or when no CPU counter exists, else ``cpu``."""
+    if requested not in (None, *CLOCKS):
+        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, not {requested!r}")
+    if requested == "wall" or not cpu_readable:
+        return "wall"
+    return "cpu"
+
+
+def wall_cap_s(clock: str, allowance_s: float) -> float:
+    """The longest wall time a turn with ``allowance_s`` (allowance + bank left) may take."""
+    return allowance_s if clock == "wall" else WALL_FACTOR * allowance_s + WALL_GRACE_S
+
+
+def ms(seconds: float) -> str:
+    """``1,210 ms``: a duration for a message."""
+    return f"{round(seconds * 1000):,} ms"
+
+
+class Turn:
+    """One timed turn (start-up or a decision): when to look again, and whether it is over."""
+
+    def __init__(self, clock: str, allowance_s: float, bank_s: float, cpu0: int | None, began: float,
+                 cpus: float, what: str):
+        self.clock = clock
+        self.allowance_s = allowance_s
+        self.bank_s = bank_s
+        self.cpu0 = cpu0
+        self.began = began
+        self.cpus = max(1.0, cpus)  # CPU seconds a bot can use per wall second, at most (its quota)
+        self.what = what  # "decision" or "start-up"
+        self.wall_deadline = began + wall_cap_s(clock, allowance_s + bank_s)
+
+    def used_cpu_s(self, cpu_now: int | None) -> float | None:
+        if cpu_now is None or self.cpu0 is None:
+            return None
+        return max(0, cpu_now - self.cpu0) / 1e9
+
+    def next_check(self, cpu_now: int | None, now: float) -> float:
+        """The monotonic time at which the turn could first be over (wake up then and ask
+        `over`): the bot cannot use its CPU time faster than its quota of cores allows."""
+        if self.clock == "wall":
+            return self.wall_deadline
+        left = self.allowance_s + self.bank_s - (self.used_cpu_s(cpu_now) or 0.0)
+        return min(self.wall_deadline, now + max(MIN_CHECK_S, left / self.cpus))
+
+    def over(self, cpu_now: int | None, now: float) -> str | None:
+        """None while the turn may go on; else why it is over, in words (see `timeout_words`)."""
+        wall = now - self.began
+        if self.clock == "wall":
+            return self.timeout_words(cpu_now, now) if wall >= self.allowance_s + self.bank_s else None
+        used = self.used_cpu_s(cpu_now) or 0.0
+        if used > self.allowance_s + self.bank_s or now >= self.wall_deadline:
+            return self.timeout_words(cpu_now, now)
+        return None
+
+    def timeout_words(self, cpu_now: int | None, now: float) -> str:
+        """What was used against what was allowed, e.g. "used 1,210 ms of CPU time; its
+        allowance is 1,000 ms + 150 ms left in its bank (CPU clock)"."""
+        wall = now - self.began
+        allowed = (f"its allowance is {ms(self.allowance_s)} + {ms(self.bank_s)} left in its bank"
+                   if self.what == "decision" else f"the start-up allowance is {ms(self.allowance_s)}")
+        if self.clock == "wall":
+            return f"{ms(wall)} of wall time; {allowed} (wall clock)"
+        used = self.used_cpu_s(cpu_now) or 0.0
+        if used > self.allowance_s + self.bank_s:
+            return f"used {ms(used)} of CPU time; {allowed} (CPU clock)"
+        budget = (f"{ms(self.allowance_s)} allowance + {ms(self.bank_s)} bank left" if self.what == "decision"
+                  else f"{ms(self.allowance_s)} start-up allowance")
+        return (f"over the wall-time cap: {ms(wall)} of wall time while using only {ms(used)} of CPU time"
+                f" (it slept or waited); the cap is {WALL_FACTOR} × ({budget}) + {ms(WALL_GRACE_S)} (CPU clock)")
+
+    def charge(self, cpu_s: float | None, wall_s: float) -> float:
+        """What the turn costs on this clock."""
+        if self.clock == "wall" or cpu_s is None:
+            return wall_s
+        return max(cpu_s, (wall_s - WALL_GRACE_S) / WALL_FACTOR)
+
+
+class SeatClock:
+    """One seat's clock over a match: its bank, its totals and the turn waiting to be settled."""
+
+    def __init__(self, clock: str, start_ms: int, decision_ms: int, bank_ms: int, cpus: float):
+        self.clock = clock
+        self.start_s = start_ms / 1000
+        self.decision_s = decision_ms / 1000
+        self.bank_s = bank_ms / 1000
+        self.cpus = cpus
+        self.charged_s = 0.0           # what the clock charged, all turns (start-up excluded)
+        self.cpu_s: float | None = 0.0  # CPU time of its decisions (None: not readable here)
+        self.wall_s = 0.0              # wall time of its decisions
+        self._unsettled: tuple | None = None  # (turn, wall seconds, the log event to complete)
+
+    def for_request(self) -> dict:
+        """The ``time`` field of a request: the clock, the allowance and the bank, in the
+        clock's milliseconds, and the wall-time cap of this decision."""
+        return {"clock": self.clock, "decision_ms": round(self.decision_s * 1000), "bank_ms": round(self.bank_s * 1000),
+                "wall_cap_ms": round(wall_cap_s(self.clock, self.decision_s + self.bank_s) * 1000)}
+
+    def start_up(self, cpu0: int | None, began: float) -> Turn:
+        return Turn(self.clock, self.start_s, 0.0, cpu0, began, self.cpus, "start-up")
+
+    def decision(self, cpu0: int | None, began: float) -> Turn:
+        return Turn(self.clock, self.decision_s, self.bank_s, cpu0, began, self.cpus, "decision")
+
+    def finished(self, turn: Turn, wall_s: float, event: dict) -> None:
+        """The turn got its answer; its CPU time is settled later (see the module docstring).
+        ``event`` (the log's ready or reply event) then gets its ``cpu_ms``."""
+        self._unsettled = (turn, wall_s, event)
+
+    def settle(self, cpu_now: int | None) -> None:
+        """Charge the last turn, with the bot frozen since its answer (``cpu_now`` read now)."""
+        if self._unsettled is None:
+            return
+        turn, wall_s, event = self._unsettled
+        self._unsettled = None
+        cpu_s = turn.used_cpu_s(cpu_now)
+        if cpu_s is not None:
+            event["cpu_ms"] = round(cpu_s * 1000, 3)
+        if turn.what != "decision":
+            return
+        self._charge(turn, cpu_s, wall_s)
+
+    def timed_out(self, turn: Turn, cpu_now: int | None, wall_s: float) -> None:
+        """A decision that timed out used its time too."""
+        if turn.what == "decision":
+            self._charge(turn, turn.used_cpu_s(cpu_now), wall_s)
+
+    def _charge(self, turn: Turn, cpu_s: float | None, wall_s: float) -> None:
+        charged = turn.charge(cpu_s, wall_s)
+        self.charged_s += charged
+        self.wall_s += wall_s
+        if cpu_s is None:
+            self.cpu_s = None
+        elif self.cpu_s is not None:
+            self.cpu_s += cpu_s
+        self.bank_s = max(0.0, self.bank_s - max(0.0, charged - self.decision_s))
