@@ -119,6 +119,7 @@ LIMIT_OPTIONS = (
     ("cpu_seconds", "--cpu-seconds", click.IntRange(1, 86_400), "CPU time per bot process (s)."),
     ("disk_mb", "--disk-mb", click.IntRange(1, 16_384), "A bot's home and /tmp, each (MiB)."),
     ("cpus", "--cpus", click.FloatRange(0.01, 256), "CPU cores per bot at most (cgroups)."),
+    ("clock", "--clock", click.Choice(["cpu", "wall"]), "Charge bots CPU time or wall time (default: cpu with cgroups)."),
 )
 
 
@@ -388,6 +389,7 @@ def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, worke
     from arena.tournament import TournamentConfig, available, check_config, create, load_file, parse_options
 
     limit_overrides = _limits_given(limits)
+    clock = limit_overrides.pop("clock", None)  # the tournament's key, not a limit (the same for every bot)
     bot_list = _entries(bots)
     if bots and not bot_list:
         raise UsageProblem("--bots names no bot")
@@ -404,7 +406,7 @@ def _create_and_run(ctx, file, game, bots, players, rounds, options, seed, worke
     overrides = {"players": players, "rounds": rounds, "seed": seed, "workers": workers, "name": name,
                  "bots": bot_list or None, "options": parse_options(list(options)) or None, "restart": restart,
                  "duplicate": duplicate, "keep_bots": keep_bots, "executor": executor, "scheduler": scheduler,
-                 **more}
+                 "clock": clock, **more}
     for config in configs:
         for key, value in overrides.items():
             if value is not None:
