@@ -8,7 +8,8 @@ Two modes:
   at ``/bot``, and nothing else of the host: nothing named on its command line or in its
   ``bot.toml``, no results, no other bots, no project checkout. Writable: a size-capped
   private home (its working directory) and ``/tmp``. Own PID namespace (``/proc`` shows only
-  its processes, it is pid 1), no network, own IPC and UTS namespaces; it dies with the harness.
+  its processes, it is pid 1; its host-wide files that show the machine's load are synthetic,
+  `arena.runner.hostview`), no network, own IPC and UTS namespaces; it dies with the harness.
 * ``none`` — asked for explicitly (``--sandbox none``), for trusted bots only: no isolation;
   resource limits, a scratch directory and a minimal environment.
 
@@ -35,7 +36,7 @@ import tempfile
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
-from arena.runner import cgroups, files, uids
+from arena.runner import cgroups, files, hostview, uids
 from arena.runner.freezing import SignalFreezer
 from arena.runner.tokens import kill_by_token
 from arena.runner.bots import BotCommand
@@ -396,6 +397,7 @@ class Launch:
         self.group: cgroups.BotGroup | None = None
         self.uid: uids.BotUid | None = None
         self.args_fd: int | None = None
+        self.data_fds: list[int] = []  # the synthetic /proc files bubblewrap copies in (`hostview`)
         self.scratch: Path | None = None
         self._python_preexec = False
         self._signal_freezer: SignalFreezer | None = None
@@ -413,6 +415,8 @@ class Launch:
                 home = str(self.scratch)
             else:
                 home = BOT_HOME
+                masks, self.data_fds = hostview.bubblewrap_options(self.limits.memory_bytes)
+                extra_options = (*masks, *extra_options)
             argv = sandbox.wrap(staged.command, self.scratch, self.uid.uid if self.uid else None,
                                 extra_options, command)
             if self.protections.mode == "bubblewrap":
@@ -501,7 +505,7 @@ class Launch:
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
-        return (self.args_fd,) if self.args_fd is not None else ()
+        return ((self.args_fd,) if self.args_fd is not None else ()) + tuple(self.data_fds)
 
     def started(self, pid: int | None = None) -> None:
         """The process is running (as ``pid``): the arguments were handed over."""
@@ -511,6 +515,9 @@ class Launch:
         if self.args_fd is not None:
             os.close(self.args_fd)
             self.args_fd = None
+        for fd in self.data_fds:
+            os.close(fd)
+        self.data_fds = []
 
     def close(self) -> None:
         """Remove the group, free the user id, remove the scratch directory (idempotent)."""
