@@ -367,3 +367,48 @@ reply({"type": "ready"})''')
     assert seen["pressure"] in (None, [])
     host = Path("/proc/stat").read_text().splitlines()[0].split()
     assert set(host[1:]) != {"0"}, "(the host's own file is the real one)"
+
+
+# ---- what is shown ------------------------------------------------------------------------------
+
+def test_show_failures_and_the_replay_give_cpu_wall_and_harness_times(tmp_path, capsys):
+    from arena.entry import main as entry
+    from arena.results.store import Store
+    from arena.web import data
+    from arena.web.replay import Replay
+
+    hog = write_bot(tmp_path / "bots", "hog", on_request=SPIN + '''
+spin(0.02 if requests < 2 else 1.0)
+reply({"index": 0})''')
+    db = tmp_path / "arena.db"
+
+    def arena(*args):
+        with pytest.raises(SystemExit) as leaving:
+            entry([str(a) for a in args])
+        captured = capsys.readouterr()
+        assert leaving.value.code == 0, captured.err
+        return captured.out
+
+    arena("--db", db, "tournament", "run", "--game", "toy", "--bots", f"{hog},{RANDOM}", "--option", "rounds=3",
+          "--decision-ms", "100", "--bank-ms", "50", "--workers", "1", "--seed", "2")
+    with Store(db, create=False) as store:
+        match_id = store.query("SELECT m.id FROM matches m JOIN match_seats s ON s.match_id = m.id"
+                               " WHERE s.status = 'timeout' ORDER BY m.id LIMIT 1")[0]["id"]
+        replay = Replay(data.match(store, match_id, with_log=True)).summary()
+    shown = arena("--db", db, "show", match_id)
+    clock = "cpu" if HAS_CGROUPS else "wall"
+    assert f"clock {clock}:" in shown and "CPU ms" in shown and "wall ms" in shown
+    decision_lines = [line for line in shown.splitlines() if line.startswith("step ") and "(fallback)" not in line
+                      and "FAILED" not in line]
+    assert decision_lines and all("[wall " in line and "harness " in line for line in decision_lines)
+    if HAS_CGROUPS:
+        assert all(", CPU " in line for line in decision_lines)
+    failures = arena("--db", db, "failures", "--bot", "hog")
+    assert "timeout: step 2: no reply in time: used " in failures
+    assert f"clock {clock}; the failing decision (step 2): wall " in failures
+    assert "1 decision(s) before: wall " in failures
+    assert replay["clock"] == clock
+    bot_steps = [step for step in replay["steps"] if step["by"] == "bot"]
+    assert bot_steps and all(step["ms"] is not None and step["harness_ms"] is not None for step in bot_steps)
+    if HAS_CGROUPS:
+        assert all(step["cpu_ms"] is not None for step in bot_steps)

@@ -432,9 +432,14 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
                                         f"{turn.timeout_words(process.cpu_ns(), time.monotonic())}") from None
         line = _await_line(process, turn, "no reply in time")
     except BotFailure as failure:
-        if turn is not None:  # a timed-out decision used its time too
-            seat.clock.timed_out(turn, process.cpu_ns(), time.monotonic() - turn.began)
-        return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log)
+        times = None
+        if turn is not None:  # a decision that failed used its time too
+            cpu, wall = process.cpu_ns(), time.monotonic() - turn.began
+            seat.clock.timed_out(turn, cpu, wall)
+            times = {"ms": round(wall * 1000, 3)}
+            if turn.used_cpu_s(cpu) is not None:
+                times["cpu_ms"] = round(turn.used_cpu_s(cpu) * 1000, 3)
+        return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log, times)
     replied = time.monotonic()
     process.freeze()
     elapsed = replied - asked
@@ -498,11 +503,12 @@ def _unrequested(process, within: float = 0.0) -> bool:
         return True  # over the output limit or a line too long while flooding
 
 
-def _fail(seat: Seat, status: str, message: str, step: int, log: list) -> bool:
-    """Record the seat's failure; the caller then plays the seat by the fallback policy."""
+def _fail(seat: Seat, status: str, message: str, step: int, log: list, times: dict | None = None) -> bool:
+    """Record the seat's failure (with the failing decision's ``ms`` and ``cpu_ms`` when it
+    failed waiting); the caller then plays the seat by the fallback policy."""
     seat.fail(status, message)
     log.append({"event": "failure", "seat": seat.index, "step": step, "status": seat.status,
-                "error": seat.error})
+                "error": seat.error, **(times or {})})
     return False
 
 
