@@ -16,6 +16,7 @@ import statistics
 import subprocess
 import sys
 import textwrap
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -192,7 +193,7 @@ def honest_times(result) -> tuple[list[float], list[float]]:
     """The honest bot's (seat 0) CPU and wall ms per decision."""
     assert [s.status for s in result.seats] == ["ok", "ok"], [s.error for s in result.seats]
     replies = [e for e in result.log if e["event"] == "reply" and e["seat"] == 0]
-    return [e["cpu_ms"] for e in replies], [e["ms"] for e in replies]
+    return [e.get("cpu_ms") for e in replies], [e["ms"] for e in replies]
 
 
 @contextmanager
@@ -258,3 +259,60 @@ def test_spinning_off_its_turn_costs_an_honest_opponent_nothing(tmp_path, monkey
         cpu, wall = report[name]
         assert cpu <= 1.1 * base_cpu, (name, report)
         assert wall <= 1.1 * base_wall, (name, report)
+
+
+@pytest.fixture
+def without_cgroups(monkeypatch):
+    monkeypatch.setenv("ARENA_NO_CGROUPS", "1")
+    cgroups.available.cache_clear()
+    yield
+    monkeypatch.delenv("ARENA_NO_CGROUPS")
+    cgroups.available.cache_clear()
+
+
+# Sleeps through its decisions: the spinner's processes can be looked at while it decides.
+SLEEPER = HONEST.replace("""        began = time.process_time()
+        while time.process_time() - began < 0.05:
+            pass""", """        time.sleep(0.3)""")
+
+
+def test_without_cgroups_spinners_are_stopped_off_their_turn(tmp_path, without_cgroups):
+    """Without cgroups a bot off its turn is stopped with SIGSTOP (to its process groups; the
+    wall clock runs): while its opponent decides, no process of a spinner is running or
+    runnable. (Without cgroups nothing shields a comparison of times from the rest of a
+    shared machine's load, so the processes' states are looked at instead.)"""
+    from botmaker import processes_with
+
+    folder = tmp_path / "bots"
+    sleeper = write(folder, "sleeper", SLEEPER)
+    limits = Limits(start_ms=5000, decision_ms=1000, bank_ms=1000)
+    for name, code in SPINNERS.items():
+        spinner = write(folder, f"spinner_{name}", LOOP.replace("{code}", code))
+        samples: list[bool] = []
+        done = threading.Event()
+
+        def watch():
+            while not done.wait(0.01):
+                running = False
+                for pid in processes_with(f"spinner_{name}.py"):
+                    try:
+                        for thread in os.listdir(f"/proc/{pid}/task"):
+                            with open(f"/proc/{pid}/task/{thread}/stat") as handle:
+                                running |= handle.read().rsplit(")", 1)[1].split()[0] == "R"
+                    except OSError:
+                        continue
+                samples.append(running)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            result = play_match(MatchSpec("toy", [sleeper, spinner], seed=1, options={"rounds": 8}, limits=limits))
+        finally:
+            done.set()
+            watcher.join()
+        assert result.sandbox["clock"] == "wall" and result.sandbox["resources"] == "rlimits"
+        assert [s.status for s in result.seats] == ["ok", "ok"], [s.error for s in result.seats]
+        # 8 decisions of 300 ms: most of the match is the sleeper's turn (the spinner runs at its
+        # start-up, thawed, and answers each request at once). Not stopped, it would be running
+        # in nearly every look.
+        assert len(samples) > 50 and sum(samples) < 0.5 * len(samples), (name, sum(samples), len(samples))
