@@ -412,3 +412,21 @@ reply({"index": 0})''')
     assert bot_steps and all(step["ms"] is not None and step["harness_ms"] is not None for step in bot_steps)
     if HAS_CGROUPS:
         assert all(step["cpu_ms"] is not None for step in bot_steps)
+
+
+@needs_cgroups
+def test_a_bot_reads_its_own_cpu_time_as_the_clock_counts_it(tmp_path):
+    """With cgroups no per-process CPU limit makes the kernel count a process's CPU time per
+    tick: a bot that spins 30 ms by `time.process_time()` from its previous reply is charged
+    those 30 ms and little more (reading the request, writing the reply)."""
+    path = write_bot(tmp_path, "exact", on_start='''
+since = time.process_time()
+reply({"type": "ready"})''', on_request='''
+while time.process_time() - since < 0.03:
+    pass
+reply({"index": 0})
+since = time.process_time()''')
+    result = play(path, replace(QUICK, decision_ms=1000, bank_ms=0))
+    assert result.seats[0].status == "ok", result.seats[0].error
+    charged = [e["cpu_ms"] for e in result.log if e["event"] == "reply" and e["seat"] == 0]
+    assert charged and all(30 <= ms < 31.5 for ms in charged), charged

@@ -16,7 +16,8 @@ Two clocks (docs/protocol.md, *Time*):
 
 Time charged beyond the per-decision allowance comes out of the bank; a decision charged more
 than the allowance plus what is left in the bank times out. Start-up works the same way with
-its own allowance and no bank.
+its own allowance and no bank. Where the CPU time is readable the CPU-time limit of a bot
+(``cpu_seconds``, all its processes since their start) is judged the same way, on every clock.
 
 The CPU time of a decision is settled once the bot is frozen again, just before its next
 request (or the end of the match): the kernel adds a running process's time to its group at
@@ -55,8 +56,9 @@ class Turn:
     """One timed turn (start-up or a decision): when to look again, and whether it is over."""
 
     def __init__(self, clock: str, allowance_s: float, bank_s: float, cpu0: int | None, began: float,
-                 cpus: float, what: str):
+                 cpus: float, what: str, cpu_limit_s: float | None = None):
         self.clock = clock
+        self.cpu_limit_s = cpu_limit_s if cpu0 is not None else None  # of the bot's whole CPU count
         self.allowance_s = allowance_s
         self.bank_s = bank_s
         self.cpu0 = cpu0
@@ -73,13 +75,18 @@ class Turn:
     def next_check(self, cpu_now: int | None, now: float) -> float:
         """The monotonic time at which the turn could first be over (wake up then and ask
         `over`): the bot cannot use its CPU time faster than its quota of cores allows."""
-        if self.clock == "wall":
+        left = float("inf") if self.clock == "wall" else self.allowance_s + self.bank_s - (self.used_cpu_s(cpu_now) or 0.0)
+        if self.cpu_limit_s is not None:
+            left = min(left, self.cpu_limit_s - (cpu_now if cpu_now is not None else self.cpu0) / 1e9)
+        if left == float("inf"):
             return self.wall_deadline
-        left = self.allowance_s + self.bank_s - (self.used_cpu_s(cpu_now) or 0.0)
         return min(self.wall_deadline, now + max(MIN_CHECK_S, left / self.cpus))
 
     def over(self, cpu_now: int | None, now: float) -> str | None:
         """None while the turn may go on; else why it is over, in words (see `timeout_words`)."""
+        if self.cpu_limit_s is not None and cpu_now is not None and cpu_now / 1e9 > self.cpu_limit_s:
+            return (f"used up its CPU time limit: {cpu_now / 1e9:,.1f} s of CPU time in all, the limit is"
+                    f" {self.cpu_limit_s:g} s for all its processes together")
         wall = now - self.began
         if self.clock == "wall":
             return self.timeout_words(cpu_now, now) if wall >= self.allowance_s + self.bank_s else None
@@ -114,8 +121,10 @@ class Turn:
 class SeatClock:
     """One seat's clock over a match: its bank, its totals and the turn waiting to be settled."""
 
-    def __init__(self, clock: str, start_ms: int, decision_ms: int, bank_ms: int, cpus: float):
+    def __init__(self, clock: str, start_ms: int, decision_ms: int, bank_ms: int, cpus: float,
+                 cpu_limit_s: float | None = None):
         self.clock = clock
+        self.cpu_limit_s = cpu_limit_s
         self.start_s = start_ms / 1000
         self.decision_s = decision_ms / 1000
         self.bank_s = bank_ms / 1000
@@ -132,10 +141,10 @@ class SeatClock:
                 "wall_cap_ms": round(wall_cap_s(self.clock, self.decision_s + self.bank_s) * 1000)}
 
     def start_up(self, cpu0: int | None, began: float) -> Turn:
-        return Turn(self.clock, self.start_s, 0.0, cpu0, began, self.cpus, "start-up")
+        return Turn(self.clock, self.start_s, 0.0, cpu0, began, self.cpus, "start-up", self.cpu_limit_s)
 
     def decision(self, cpu0: int | None, began: float) -> Turn:
-        return Turn(self.clock, self.decision_s, self.bank_s, cpu0, began, self.cpus, "decision")
+        return Turn(self.clock, self.decision_s, self.bank_s, cpu0, began, self.cpus, "decision", self.cpu_limit_s)
 
     def finished(self, turn: Turn, wall_s: float, event: dict) -> None:
         """The turn got its answer; its CPU time is settled later (see the module docstring).

@@ -61,7 +61,9 @@ def report() -> tuple[list[str], bool]:
         f"  processes ............ {limits.processes}" + ("" if hierarchy or os.geteuid() == 0 else " (not enforced: no uid of its own)"),
         f"  CPU .................. {limits.cpus:g} core(s) at most, an equal share with other bots" if hierarchy
         else "  CPU .................. no share control (cgroups unavailable)",
-        f"  CPU time ............. {limits.cpu_seconds} s per process; files up to 16 MiB; 256 open files; no core files",
+        f"  CPU time ............. {limits.cpu_seconds} s "
+        + ("for all its processes together (counted from its cgroup)" if hierarchy and hierarchy.cpu_counter()
+           else "per process") + "; files up to 16 MiB; 256 open files; no core files",
         "  environment .......... minimal (PATH, HOME, LANG, TMPDIR, PYTHON*, ARENA_BOT_TOKEN)",
         *_clock_lines(hierarchy),
     ]

@@ -187,7 +187,8 @@ class Seat:
         self.limits = limits
         self.status = "ok"
         self.error: str | None = None
-        self.clock = clocks.SeatClock(clock, limits.start_ms, limits.decision_ms, limits.bank_ms, limits.cpus)
+        self.clock = clocks.SeatClock(clock, limits.start_ms, limits.decision_ms, limits.bank_ms, limits.cpus,
+                                      limits.cpu_seconds)  # judged where the CPU time is readable
         self.decisions = 0
         self.seated: Seated | None = None
         self.stderr = ""

@@ -64,7 +64,8 @@ class ResourceLimits:
     """Per-bot limits: all its processes together where cgroups allow, else per process."""
 
     memory_bytes: int = 1 << 30
-    cpu_seconds: int = 300      # CPU time per process (rlimit; SIGXCPU at the limit)
+    cpu_seconds: int = 300      # CPU time: per process without cgroups (rlimit; SIGXCPU at the
+                                # limit); with a cgroup the match counts all its processes together
     processes: int = 64
     file_bytes: int = 16 << 20  # largest file it may write
     open_files: int = 256
@@ -366,12 +367,15 @@ def _rlimit_words(limits: ResourceLimits, cgroup: bool, own_user: bool) -> list[
             soft, hard = min(soft, ceiling), min(hard, ceiling)
         return f"{soft}:{hard}"
 
-    words = [f"--cpu={capped(resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1)}",
-             f"--fsize={capped(resource.RLIMIT_FSIZE, limits.file_bytes)}",
+    words = [f"--fsize={capped(resource.RLIMIT_FSIZE, limits.file_bytes)}",
              f"--nofile={capped(resource.RLIMIT_NOFILE, limits.open_files)}", "--core=0:0"]
     # With a cgroup the memory limit is on resident memory, all processes together; runtimes
     # that reserve much address space (the JVM, Go, V8) then start under the default limit.
+    # The CPU time is counted there too (the match applies `cpu_seconds`): an RLIMIT_CPU would
+    # make the kernel keep each process's CPU time per tick, so a bot reading its own CPU time
+    # (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`) would see it in steps of 1-10 ms.
     if not cgroup:
+        words.insert(0, f"--cpu={capped(resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1)}")
         words.append(f"--as={capped(resource.RLIMIT_AS, limits.memory_bytes)}")
         if own_user:
             # RLIMIT_NPROC counts every process of the real user id, so it bounds this bot
@@ -549,10 +553,12 @@ def _apply_limits(limits: ResourceLimits, cgroup: bool, own_user: bool) -> None:
     # With a cgroup the memory limit is on resident memory, all processes together; runtimes
     # that reserve much address space (the JVM, Go, V8) then start under the default limit.
     cap(resource.RLIMIT_AS, resource.RLIM_INFINITY if cgroup else limits.memory_bytes)
-    # CPU: SIGXCPU at the soft limit (recognisable as the CPU limit), SIGKILL a second later.
-    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
-    hard = limits.cpu_seconds + 1 if hard == resource.RLIM_INFINITY else min(hard, limits.cpu_seconds + 1)
-    resource.setrlimit(resource.RLIMIT_CPU, (min(limits.cpu_seconds, hard), hard))
+    # CPU: SIGXCPU at the soft limit (recognisable as the CPU limit), SIGKILL a second later;
+    # with a cgroup the match counts it (see `_rlimit_words`).
+    if not cgroup:
+        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        hard = limits.cpu_seconds + 1 if hard == resource.RLIM_INFINITY else min(hard, limits.cpu_seconds + 1)
+        resource.setrlimit(resource.RLIMIT_CPU, (min(limits.cpu_seconds, hard), hard))
     cap(resource.RLIMIT_FSIZE, limits.file_bytes)
     cap(resource.RLIMIT_NOFILE, limits.open_files)
     cap(resource.RLIMIT_CORE, 0)
