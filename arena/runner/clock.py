@@ -19,10 +19,12 @@ than the allowance plus what is left in the bank times out. Start-up works the s
 its own allowance and no bank. Where the CPU time is readable the CPU-time limit of a bot
 (``cpu_seconds``, all its processes since their start) is judged the same way, on every clock.
 
-The CPU time of a decision is settled once the bot is frozen again, just before its next
-request (or the end of the match): the kernel adds a running process's time to its group at
-scheduler ticks, so a reading taken while the bot may still be on a core can miss up to a
-tick; a frozen bot's counter is complete. Timeouts are judged live, from the running count.
+The CPU time of a decision is settled just before the bot's next request (or at the end of
+the match), when it has been frozen since another seat's turn or is blocked reading its input:
+the kernel adds a running process's time to its group at scheduler ticks, so a reading taken
+while the bot may still be on a core (right after its reply) can miss up to a tick. What it
+uses after its reply until it is frozen is its own and counts towards that decision. Timeouts
+are judged live, from the running count.
 """
 
 from __future__ import annotations

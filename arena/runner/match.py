@@ -3,7 +3,8 @@
 Owns the protocol's message flow (start, request, action, end, quit), applying the clocks
 (`arena.runner.clock`: start-up, per-decision allowance, time bank, on CPU or wall time),
 pausing every bot that is not deciding (only the bot on move runs: its processes are thawed
-for its start-up and its decisions and frozen in between), failure classification and the
+for its start-up and its decisions, and frozen before any other bot of the match is thawed;
+what one uses until then is charged to its own decision), failure classification and the
 fallback policy:
 a seat whose bot failed is played by a seeded random legal action from then on, so the others'
 match stays meaningful, and is ranked last. Returns a plain ``MatchResult``; never raises
@@ -262,6 +263,9 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
     began = time.monotonic()
     try:
         _start_bots(seats, spec, options, bots, log, clock)
+        for seat in seats:
+            if seat.process is not None:
+                seat.process.freeze()  # until its first request
         timer = HarnessTimer(time.monotonic())
         step = 0
         while not state.is_over():
@@ -353,7 +357,6 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
         except ReplyError as error:
             _bad_ready(seat, error, line, log)
             continue
-        seat.process.freeze()  # until its first request
         seat.clock.finished(turn, answered - turn.began, event)
         if seat.seated.staged.command.matches != "one" and ready.get("matches") == "many":
             seat.wants_many = True
@@ -377,10 +380,13 @@ def _await_line(process, turn: clocks.Turn, late: str) -> bytes:
 class HarnessTimer:
     """When the harness last read a reply: the time from then to the next request written is
     the harness's own (the game engine, the log, freezing and thawing), logged as
-    ``harness_ms``."""
+    ``harness_ms``. And the seat that answered it, whose bot is frozen when another seat's is
+    thawed (by then it is usually blocked reading its input: freezing it is cheaper, and a
+    seat that decides again in a row is never frozen and thawed in between)."""
 
     def __init__(self, since: float):
         self.since = since
+        self.running: Seat | None = None
 
 
 def _bad_ready(seat: Seat, error: ReplyError, line: bytes, log: list) -> None:
@@ -404,14 +410,18 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
     """Ask the seat's bot and apply its action. Returns (state, True) when it did; (state,
     False) when the seat must be played by the fallback policy.
 
-    The bot is frozen until its request is written and from its reply on; its CPU counter is
-    read while it is frozen, before it is thawed (what settles its previous decision and
-    starts this one)."""
+    The bot is frozen until its request is written (then thawed: one wake-up) and again before
+    another seat's bot is thawed; its CPU counter is read before it is thawed (what settles its
+    previous decision and starts this one)."""
     if seat.failed:
         return state, False
     limits = seat.limits
     legal = state.legal_actions()
     process = seat.process
+    if timer is not None and timer.running is not seat:
+        if timer.running is not None and timer.running.process is not None:
+            timer.running.process.freeze()
+        timer.running = seat
     cpu = process.cpu_ns()
     seat.clock.settle(cpu)
     request = {"type": "request", "seat": seat.index, "step": step,
@@ -423,11 +433,10 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
     try:
         if process.has_unrequested_output():
             raise BotFailure("limit", UNREQUESTED)
-        process.thaw()
         asked = time.monotonic()
         turn = seat.clock.decision(cpu, asked)
         try:
-            process.send_line(line, turn.wall_deadline)
+            process.send_line(line, turn.wall_deadline, thaw=True)
         except DeadlinePassed:
             raise BotFailure("timeout", f"did not read its input in time: "
                                         f"{turn.timeout_words(process.cpu_ns(), time.monotonic())}") from None
@@ -442,7 +451,6 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
                 times["cpu_ms"] = round(turn.used_cpu_s(cpu) * 1000, 3)
         return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log, times)
     replied = time.monotonic()
-    process.freeze()
     elapsed = replied - asked
     seat.decisions += 1
     event = {"event": "reply", "seat": seat.index, "step": step,
@@ -462,8 +470,7 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
     except ReplyError as error:
         # A flood of output is an output-limit failure even when its first line is garbage:
         # a bot that wrote one bad line writes nothing more, a flooding bot does within 10 ms
-        # (it runs for that look; it fails either way).
-        process.thaw()
+        # (it fails either way).
         if _unrequested(process, within=FLOOD_WINDOW_S):
             return state, _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
         return state, _fail(seat, "protocol", f"step {step}: {error}: {quote_line(line)}", step, log)
@@ -534,7 +541,7 @@ def _final_ranks(state, seats: list[Seat]) -> list[int]:
 
 def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: LiveBots, reuse: bool,
                  extra: dict | None = None) -> None:
-    """Send ``end``. A process kept for another match stays frozen (it reads ``end`` when it is
+    """Send ``end``. A process kept for another match is frozen (it reads ``end`` when it is
     thawed for its next ``start``); any other is thawed and sent ``quit`` too, and has
     `QUIT_GRACE_S` to exit by itself."""
     statuses = [s.status for s in seats]
@@ -545,7 +552,8 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
     live = [s for s in seats if not s.failed and s.process is not None]
     quitting = []
     for seat in live:
-        seat.clock.settle(seat.process.cpu_ns())  # while it is still frozen
+        seat.process.freeze()
+        seat.clock.settle(seat.process.cpu_ns())
         keep = reuse and seat.wants_many and bots.keep > 0
         if not keep:
             seat.process.thaw()
