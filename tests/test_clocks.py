@@ -430,3 +430,27 @@ since = time.process_time()''')
     assert result.seats[0].status == "ok", result.seats[0].error
     charged = [e["cpu_ms"] for e in result.log if e["event"] == "reply" and e["seat"] == 0]
     assert charged and all(30 <= ms < 31.5 for ms in charged), charged
+
+
+def test_the_python_starter_kit_and_the_mcts_bots_budget_on_the_clock_the_request_names():
+    import importlib.util
+
+    def load(path: Path):
+        spec = importlib.util.spec_from_file_location(f"bot_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    starter = load(REPO / "bots" / "starter" / "python" / "bot.py")
+    cpu = starter.Clock({"clock": "cpu", "decision_ms": 100, "bank_ms": 1000})
+    wall = starter.Clock({"clock": "wall", "decision_ms": 100, "bank_ms": 1000})
+    assert cpu.cpu and not wall.cpu
+    assert 120 < cpu.left_ms() <= 130 and 120 < wall.left_ms() <= 130  # 80 % of 100 + 5 % of 1000
+    time.sleep(0.2)  # sleeping uses no CPU time
+    assert cpu.left_ms() > 100 and not cpu.out_of_time()
+    assert wall.left_ms() == 0 and wall.out_of_time()
+    assert starter.Clock(None).cpu is False  # a request without `time`: wall time, 1000 ms
+    for game in ("five_towers", "agent_avenue", "fifth_avenue"):
+        mcts = load(REPO / "bots" / f"{game}_mcts.py")
+        assert mcts.timer_for({"clock": "cpu"}) is time.process_time
+        assert mcts.timer_for({"clock": "wall"}) is time.perf_counter and mcts.timer_for(None) is time.perf_counter
