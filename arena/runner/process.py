@@ -283,6 +283,8 @@ class BotProcess:
             except BlockingIOError:
                 pass
             except (BrokenPipeError, OSError):
+                if thaw:
+                    self.launch.thaw()  # so that a bot that is dying can finish (see `_crash`)
                 raise self._crash("closed its stdin") from None
             if thaw:
                 self.launch.thaw()
