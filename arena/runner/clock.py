@@ -55,7 +55,11 @@ def ms(seconds: float) -> str:
 
 
 class Turn:
-    """One timed turn (start-up or a decision): when to look again, and whether it is over."""
+    """One timed turn (start-up or a decision): when to look again, and whether it is over.
+    (Made for every decision: kept lean.)"""
+
+    __slots__ = ("clock", "cpu_limit_s", "allowance_s", "bank_s", "cpu0", "began", "cpus", "what",
+                 "wall_deadline", "first_check")
 
     def __init__(self, clock: str, allowance_s: float, bank_s: float, cpu0: int | None, began: float,
                  cpus: float, what: str, cpu_limit_s: float | None = None):
@@ -65,9 +69,15 @@ class Turn:
         self.bank_s = bank_s
         self.cpu0 = cpu0
         self.began = began
-        self.cpus = max(1.0, cpus)  # CPU seconds a bot can use per wall second, at most (its quota)
+        self.cpus = cpus if cpus > 1.0 else 1.0  # CPU seconds a bot can use per wall second, at most
         self.what = what  # "decision" or "start-up"
-        self.wall_deadline = began + wall_cap_s(clock, allowance_s + bank_s)
+        budget = allowance_s + bank_s
+        if clock == "wall":
+            self.wall_deadline = began + budget
+            self.first_check = self.wall_deadline if self.cpu_limit_s is None else self.next_check(None, began)
+        else:
+            self.wall_deadline = began + WALL_FACTOR * budget + WALL_GRACE_S
+            self.first_check = self.next_check(None, began)  # when to look first (`next_check`)
 
     def used_cpu_s(self, cpu_now: int | None) -> float | None:
         if cpu_now is None or self.cpu0 is None:
@@ -123,6 +133,9 @@ class Turn:
 class SeatClock:
     """One seat's clock over a match: its bank, its totals and the turn waiting to be settled."""
 
+    __slots__ = ("clock", "cpu_limit_s", "start_s", "decision_s", "bank_s", "cpus", "charged_s", "cpu_s", "wall_s",
+                 "_unsettled", "_request_time")
+
     def __init__(self, clock: str, start_ms: int, decision_ms: int, bank_ms: int, cpus: float,
                  cpu_limit_s: float | None = None):
         self.clock = clock
@@ -135,12 +148,17 @@ class SeatClock:
         self.cpu_s: float | None = 0.0  # CPU time of its decisions (None: not readable here)
         self.wall_s = 0.0              # wall time of its decisions
         self._unsettled: tuple | None = None  # (turn, wall seconds, the log event to complete)
+        self._request_time: dict | None = None  # `for_request`'s answer until the bank changes
 
     def for_request(self) -> dict:
         """The ``time`` field of a request: the clock, the allowance and the bank, in the
-        clock's milliseconds, and the wall-time cap of this decision."""
-        return {"clock": self.clock, "decision_ms": round(self.decision_s * 1000), "bank_ms": round(self.bank_s * 1000),
-                "wall_cap_ms": round(wall_cap_s(self.clock, self.decision_s + self.bank_s) * 1000)}
+        clock's milliseconds, and the wall-time cap of this decision. (The same dict while the
+        bank stays as it is: it is never changed once made.)"""
+        if self._request_time is None:
+            self._request_time = {"clock": self.clock, "decision_ms": round(self.decision_s * 1000),
+                                  "bank_ms": round(self.bank_s * 1000),
+                                  "wall_cap_ms": round(wall_cap_s(self.clock, self.decision_s + self.bank_s) * 1000)}
+        return self._request_time
 
     def start_up(self, cpu0: int | None, began: float) -> Turn:
         return Turn(self.clock, self.start_s, 0.0, cpu0, began, self.cpus, "start-up", self.cpu_limit_s)
@@ -159,12 +177,13 @@ class SeatClock:
             return
         turn, wall_s, event = self._unsettled
         self._unsettled = None
-        cpu_s = turn.used_cpu_s(cpu_now)
-        if cpu_s is not None:
+        if cpu_now is None or turn.cpu0 is None:
+            cpu_s = None
+        else:
+            cpu_s = (cpu_now - turn.cpu0) / 1e9 if cpu_now > turn.cpu0 else 0.0
             event["cpu_ms"] = round(cpu_s * 1000, 3)
-        if turn.what != "decision":
-            return
-        self._charge(turn, cpu_s, wall_s)
+        if turn.what == "decision":
+            self._charge(turn, cpu_s, wall_s)
 
     def timed_out(self, turn: Turn, cpu_now: int | None, wall_s: float) -> None:
         """A decision that timed out used its time too."""
@@ -179,4 +198,6 @@ class SeatClock:
             self.cpu_s = None
         elif self.cpu_s is not None:
             self.cpu_s += cpu_s
-        self.bank_s = max(0.0, self.bank_s - max(0.0, charged - self.decision_s))
+        if charged > self.decision_s and self.bank_s > 0:
+            self.bank_s = max(0.0, self.bank_s - (charged - self.decision_s))
+            self._request_time = None

@@ -366,15 +366,17 @@ def _await_line(process, turn: clocks.Turn, late: str) -> bytes:
     """The bot's next line, or `BotFailure` — a ``timeout`` saying what it used against what
     it was allowed (``late`` begins the message). On the CPU clock the wait wakes when the
     bot could first have used up its time, looks at its CPU time, and waits on."""
-    cpu = None
+    wake = turn.first_check
     while True:
         try:
-            return process.receive(turn.next_check(cpu, time.monotonic()))
+            return process.receive(wake)
         except DeadlinePassed:
             cpu = process.cpu_ns()
-            why = turn.over(cpu, time.monotonic())
+            now = time.monotonic()
+            why = turn.over(cpu, now)
             if why is not None:
                 raise BotFailure("timeout", f"{late}: {why}") from None
+            wake = turn.next_check(cpu, now)
 
 
 class HarnessTimer:

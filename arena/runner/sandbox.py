@@ -405,6 +405,8 @@ class Launch:
         self.scratch: Path | None = None
         self._python_preexec = False
         self._signal_freezer: SignalFreezer | None = None
+        self._leader: int | None = None  # the process started (bubblewrap's outer process)
+        self._confined = False
         try:
             hierarchy = cgroups.available()
             if hierarchy is not None:
@@ -464,6 +466,11 @@ class Launch:
     def freeze(self) -> None:
         """Pause every process of the bot (its cgroup; without one, its process groups)."""
         if self.group is not None:
+            if not self._confined and self._leader is not None and self.protections.mode == "bubblewrap":
+                # Once, when it is first paused (the bot runs by then): the sandbox's own two
+                # processes, which only wait, are left out of what is frozen and thawed.
+                self._confined = True
+                self.group.confine(_sandbox_processes(self._leader, self.group.members()))
             self.group.freeze()
         elif self._signal_freezer is not None:
             self._signal_freezer.freeze()
@@ -513,6 +520,8 @@ class Launch:
 
     def started(self, pid: int | None = None) -> None:
         """The process is running (as ``pid``): the arguments were handed over."""
+        if pid is not None:
+            self._leader = pid
         if pid is not None and self.group is None:
             self._signal_freezer = SignalFreezer(self.token)
             self._signal_freezer.leader = pid
@@ -539,6 +548,20 @@ class Launch:
             except OSError:
                 pass
             self.scratch = None
+
+
+def _sandbox_processes(leader: int, members: list[int]) -> set[int]:
+    """bubblewrap's own processes among a bot's: the one started, and its child (the sandbox's
+    init, pid 1 inside); the bot is that init's child."""
+    found = {leader}
+    for pid in members:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                if int(handle.read().rsplit(b")", 1)[1].split()[1]) == leader:
+                    found.add(pid)
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
 
 
 def _apply_limits(limits: ResourceLimits, cgroup: bool, own_user: bool) -> None:
