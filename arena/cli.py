@@ -135,6 +135,7 @@ LIMIT_OPTIONS = (
     ("cpu_seconds", "--cpu-seconds", click.IntRange(1, 86_400), "CPU time per bot process (s)."),
     ("disk_mb", "--disk-mb", click.IntRange(1, 16_384), "A bot's home and /tmp, each (MiB)."),
     ("cpus", "--cpus", click.FloatRange(0.01, 256), "CPU cores per bot at most (cgroups)."),
+    ("clock", "--clock", click.Choice(["cpu", "wall"]), "Charge bots CPU time or wall time (default: cpu with cgroups)."),
 )
 
 
@@ -405,6 +406,7 @@ def _create_and_run_stoppable(stop, ctx, file, game, bots, players, rounds, opti
     from arena.tournament import TournamentConfig, available, check_config, create, load_file, parse_options
 
     limit_overrides = _limits_given(limits)
+    clock = limit_overrides.pop("clock", None)  # the tournament's key, not a limit (the same for every bot)
     bot_list = _entries(bots)
     if bots and not bot_list:
         raise UsageProblem("--bots names no bot")
@@ -421,7 +423,7 @@ def _create_and_run_stoppable(stop, ctx, file, game, bots, players, rounds, opti
     overrides = {"players": players, "rounds": rounds, "seed": seed, "workers": workers, "name": name,
                  "bots": bot_list or None, "options": parse_options(list(options)) or None, "restart": restart,
                  "duplicate": duplicate, "keep_bots": keep_bots, "executor": executor, "scheduler": scheduler,
-                 **more}
+                 "clock": clock, **more}
     for config in configs:
         for key, value in overrides.items():
             if value is not None:
@@ -945,23 +947,28 @@ def show_command(ctx: click.Context, match_id: int, as_json: bool) -> None:
                f" {match['ended_at'] or '-'}" + (f" ({match['duration_ms']:.0f} ms)" if match["duration_ms"] else ""))
     if match["error"]:
         click.echo(f"error: {_printable(match['error'])}")
+    from arena.results import timings
+
     names = {s["seat"]: f"{_printable(s['bot'])} v{s['version']}" for s in match["seats"]}
-    click.echo(f"{'seat':>4}  {'bot':<28} {'status':<9} {'score':>7} {'rank':>4} {'time ms':>9} {'decisions':>9}  error")
+    totals = timings.seat_totals(match["log"], match["players"])
+    click.echo(f"clock {timings.clock_of(match)}: 'time ms' is what it charged; CPU and wall ms are the decisions' own")
+    click.echo(f"{'seat':>4}  {'bot':<28} {'status':<9} {'score':>7} {'rank':>4} {'time ms':>9} {'CPU ms':>9}"
+               f" {'wall ms':>9} {'decisions':>9}  error")
     for s in match["seats"]:
         score = "-" if s["score"] is None else f"{s['score']:g}"
         time_ms = "-" if s["time_ms"] is None else f"{s['time_ms']:.0f}"
+        total = totals[s["seat"]] if s["seat"] < len(totals) else {"cpu_ms": None, "wall_ms": 0.0}
+        cpu_ms = "-" if total["cpu_ms"] is None else f"{total['cpu_ms']:.0f}"
         click.echo(f"{s['seat']:>4}  {names[s['seat']][:28]:<28} {s['status'] or '-':<9} {score:>7}"
-                   f" {s['rank'] if s['rank'] is not None else '-':>4} {time_ms:>9} {s['decisions'] or 0:>9}"
-                   f"  {_printable(s['error'] or '')}")
-    reply_ms: dict = {}
+                   f" {s['rank'] if s['rank'] is not None else '-':>4} {time_ms:>9} {cpu_ms:>9} {total['wall_ms']:>9.0f}"
+                   f" {s['decisions'] or 0:>9}  {_printable(s['error'] or '')}")
+    decision_times = timings.decision_times(match["log"])
     for event in match["log"]:
         kind = event.get("event")
-        if kind == "reply":
-            reply_ms[(event.get("seat"), event.get("step"))] = event.get("ms")
-        elif kind == "action":
-            ms = reply_ms.get((event.get("seat"), event.get("step")))
+        if kind == "action":
+            times = decision_times.get((event.get("seat"), event.get("step")))
             by = "" if event.get("by") == "bot" else f" ({event.get('by')})"
-            timing = f"  {ms:.1f} ms" if isinstance(ms, (int, float)) else ""
+            timing = f"  [{timings.describe(times)}]" if times else ""
             debug = f"  # {_printable(event['debug'])}" if event.get("debug") else ""
             click.echo(f"step {event.get('step'):>4}  seat {event.get('seat')}{by}:"
                        f" {json.dumps(event.get('action'), sort_keys=True)}{timing}{debug}")
@@ -1004,10 +1011,18 @@ def failures_command(ctx: click.Context, bot: str | None, tournament_id: int | N
                 continue
             click.echo(f"{where}: seat {row['seat']} {_printable(row['bot'])} v{row['version']}:"
                        f" {row['status']}: {_printable(row['error'] or '')}")
+            click.echo(f"    {_failure_times(store, row)}")
             if stderr_lines:
                 tail = printable(store.stderr_of(row["match_id"], row["seat"])).rstrip().splitlines()[-stderr_lines:]
                 for line in tail:
                     click.echo(f"    | {line}")
+
+
+def _failure_times(store, row: dict) -> str:
+    from arena.results import timings
+
+    match = store.match(row["match_id"])
+    return timings.failure_summary(match["log"], row["seat"], timings.clock_of(match))
 
 
 # ---- single matches and the machine check ----------------------------------------------------

@@ -3,12 +3,16 @@
 Usage: python bench/protocol.py [--decisions N]
 
 For every decision the harness builds a real Five Towers request (observation + legal
-actions), encodes it, writes it to the bot, waits, reads the reply line and parses it, as a
-match does. Reported per decision (median / 90th percentile):
+actions), and does what a match does (`arena.runner.match._decide`) when seats alternate:
+freezes the bot that answered last (here the same process, as if it were the other seat's),
+reads the bot's CPU time (settling its last decision), encodes the request with its clock,
+writes it and thaws the bot, waits, reads the reply line and parses it. Reported per
+decision (median / 90th percentile):
 
 * round trip   — request built to reply parsed, wall clock;
 * harness-side — the round trip minus the time blocked in select() waiting for the bot,
-                 i.e. what the harness itself spends (encode, write, read, split, decode).
+                 i.e. what the harness itself spends (freeze, CPU time, encode, write,
+                 thaw, read, split, decode).
 Target: median harness-side overhead under 100 µs.
 """
 
@@ -27,8 +31,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from arena.games import get_game  # noqa: E402
+from arena.runner import cgroups  # noqa: E402
+from arena.runner import clock as clocks  # noqa: E402
 from arena.runner.livebots import LiveBots  # noqa: E402
-from arena.runner.match import Limits  # noqa: E402
+from arena.runner.match import Limits, _await_line  # noqa: E402
 from arena.runner.protocol import encode, parse_ready, parse_reply  # noqa: E402
 from arena.runner.sandbox import detect  # noqa: E402
 
@@ -64,6 +70,8 @@ def main() -> None:
     process.start()
     process.send_line(encode({"type": "start", "protocol": 2}), time.monotonic() + 5)
     parse_ready(process.receive(time.monotonic() + 5))
+    clock = clocks.SeatClock(clocks.choose(None, cgroups.cpu_readable()), limits.start_ms, limits.decision_ms,
+                             limits.bank_ms, limits.cpus, limits.cpu_seconds)
 
     game = get_game("five-towers")
     state = game.new_game(4, 1)
@@ -79,19 +87,28 @@ def main() -> None:
         observation = state.observation(seat)
         built = time.perf_counter()
         waited_before = process.wait_seconds
+        process.freeze()
+        cpu = process.cpu_ns()
+        clock.settle(cpu)
         request = {"type": "request", "seat": seat, "step": step, "observation": observation, "legal": legal,
-                   "time": {"decision_ms": 1000, "bank_ms": 10000}}
-        deadline = time.monotonic() + 1
+                   "time": clock.for_request()}
+        line = encode(request)
         process.has_unrequested_output()
+        asked = time.monotonic()
+        turn = clock.decision(cpu, asked)
+        process.send_line(line, turn.wall_deadline, thaw=True)
+        reply = _await_line(process, turn, "no reply in time")
+        replied = time.monotonic()
+        clock.finished(turn, replied - asked, {})
         process.launch.out_of_memory()  # as a match asks after every reply
-        process.send_line(encode(request), deadline)
-        action, _ = parse_reply(process.receive(deadline), legal)
+        action, _ = parse_reply(reply, legal)
         done = time.perf_counter()
         engine.append(built - began)
         round_trips.append(done - built)
         overheads.append((done - built) - (process.wait_seconds - waited_before))
         sizes.append(len(json.dumps(request)))  # outside the timed window
         state.apply(rng.choice(legal))  # keep the game moving through every phase
+    process.thaw()
     process.send_line(encode({"type": "quit"}), time.monotonic() + 1)
     process.stop()
     bots.close()
@@ -100,13 +117,19 @@ def main() -> None:
     def show(name, values):
         print(f"{name:<28} median {statistics.median(values) * 1e6:8.1f} µs   p90 {percentile(values, 0.9) * 1e6:8.1f} µs")
 
-    print(f"sandbox {detect().mode}, {args.decisions} decisions, 4-player Five Towers requests, "
+    print(f"sandbox {detect().mode}, clock {clock.clock}, freezer {_freezer()}, {args.decisions} decisions,"
+          f" 4-player Five Towers requests, "
           f"mean request {statistics.mean(sizes):.0f} bytes")
     show("round trip", round_trips)
     show("harness-side overhead", overheads)
     show("engine (observation+legal)", engine)
     verdict = "ok" if statistics.median(overheads) < 100e-6 else "MISSED"
     print(f"target: median harness-side overhead < 100 µs: {verdict}")
+
+
+def _freezer() -> str:
+    hierarchy = cgroups.available()
+    return (hierarchy.freezer() if hierarchy else None) or "signals"
 
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ build (3, 2 or 1 by its highest card). The protocol adds cards one at a time, so
 remembers the rest of the raise it chose and plays it card by card, then ``done``.
 Business placements in the tree are the few with the best immediate gain.
 
-Budget: ``--time-ms`` per decision (default 200) or ``--playouts N`` (a fixed number of
+Budget: ``--time-ms`` per decision (default 200, on the clock the harness names in each
+request: the process's CPU time on the CPU clock) or ``--playouts N`` (a fixed number of
 iterations, deterministic given the seed). ``Bot`` and ``decide`` are importable so tests can
 run the search in-process. Protocol: docs/protocol.md, with ``"matches": "many"``.
 
@@ -752,21 +753,21 @@ def horizon_reached(state: FifthAvenueState, stop_turn: int) -> bool:
 
 
 def search(determinizer: Determinizer, rng: random.Random, playouts: int | None,
-           time_ms: float | None, horizon: int | None = None) -> tuple[tuple, dict]:
+           time_ms: float | None, horizon: int | None = None, timer=time.perf_counter) -> tuple[tuple, dict]:
     """SO-ISMCTS to the end of the current turn(s); returns the chosen move and statistics."""
     policy = Policy()
     root = Node()
     obs = determinizer.obs
     horizon = HORIZON_TURNS if horizon is None else horizon
     stop_turn = obs["turn"] + (1 if obs["decision"] == "option" else 0) + horizon - 1
-    deadline = None if playouts else time.perf_counter() + (time_ms or DEFAULT_TIME_MS) / 1000.0
+    deadline = None if playouts else timer() + (time_ms or DEFAULT_TIME_MS) / 1000.0
     budget = playouts or MAX_ITERATIONS
     iterations = 0
     log = math.log
     sqrt = math.sqrt
     root_moves = None
     while iterations < budget:
-        if deadline is not None and iterations and time.perf_counter() >= deadline:
+        if deadline is not None and iterations and timer() >= deadline:
             break
         iterations += 1
         state = determinizer.sample(rng)
@@ -817,7 +818,8 @@ def search(determinizer: Determinizer, rng: random.Random, playouts: int | None,
 
 
 def decide(observation: dict, legal: list, rng: random.Random, playouts: int | None = None,
-           time_ms: float | None = None, plan: list | None = None) -> tuple[int, list, dict]:
+           time_ms: float | None = None, plan: list | None = None,
+           timer=time.perf_counter) -> tuple[int, list, dict]:
     """The index of the action to play in ``legal``, the rest of a raise to follow, statistics.
 
     ``plan`` is the rest of a raise chosen at an earlier decision: its next card is played
@@ -831,7 +833,7 @@ def decide(observation: dict, legal: list, rng: random.Random, playouts: int | N
     if len(legal) == 1:
         return 0, None, {"iterations": 0}
     determinizer = Determinizer(observation)
-    move, stats = search(determinizer, rng, playouts, time_ms)
+    move, stats = search(determinizer, rng, playouts, time_ms, timer=timer)
     actions = move_actions(move)
     if actions[0] not in legal:  # cannot happen; never risk an illegal action
         return 0, [], stats
@@ -862,7 +864,8 @@ class Bot:
             time_ms = budget_ms(request.get("time"))
         key = raise_key(observation)
         plan = self.plan if key is not None and key == self.plan_key else None
-        index, rest, stats = decide(observation, legal, self.rng, self.playouts, time_ms, plan)
+        index, rest, stats = decide(observation, legal, self.rng, self.playouts, time_ms, plan,
+                                     timer_for(request.get("time")))
         self.plan = rest if key is not None else None
         self.plan_key = key if rest is not None else None
         return {"type": "action", "index": index, "debug": f"{stats.get('iterations', 0)} iterations"}
@@ -874,6 +877,12 @@ def raise_key(observation: dict):
     if observation.get("decision") != "bid" or auction is None:
         return None
     return (observation["turn"], auction["district"], len(observation["pending"]), auction["high"])
+
+
+def timer_for(clock: dict | None):
+    """The clock the harness charges a decision on (the request's ``time``, docs/protocol.md
+    *Time*): this process's CPU time on the CPU clock, else wall time."""
+    return time.process_time if (clock or {}).get("clock") == "cpu" else time.perf_counter
 
 
 def budget_ms(clock: dict | None) -> float:

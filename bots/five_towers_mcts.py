@@ -17,7 +17,8 @@ penalty. The reward of a seat is a logistic function of its evaluation minus the
 seat's (final positions: win 1, tie 0.5, loss 0). Build choices in the tree are the few best
 builds of every take by that evaluation.
 
-Budget: ``--time-ms`` per decision (default 200) or ``--playouts N`` (a fixed number of
+Budget: ``--time-ms`` per decision (default 200, on the clock the harness names in each
+request: the process's CPU time on the CPU clock) or ``--playouts N`` (a fixed number of
 iterations, deterministic given the seed). ``Bot`` and ``decide`` are importable so tests can
 run the search in-process. Protocol: docs/protocol.md, with ``"matches": "many"``.
 """
@@ -369,18 +370,18 @@ class Node:
 
 
 def search(determinizer: Determinizer, rng: random.Random, playouts: int | None,
-           time_ms: float | None) -> tuple[tuple, dict]:
+           time_ms: float | None, timer=time.perf_counter) -> tuple[tuple, dict]:
     """SO-ISMCTS over the current round; returns the chosen move and statistics."""
     context = Context()
     root = Node()
-    deadline = None if playouts else time.perf_counter() + (time_ms or DEFAULT_TIME_MS) / 1000.0
+    deadline = None if playouts else timer() + (time_ms or DEFAULT_TIME_MS) / 1000.0
     budget = playouts or MAX_ITERATIONS
     iterations = 0
     log = math.log
     sqrt = math.sqrt
     root_moves = None
     while iterations < budget:
-        if deadline is not None and iterations and time.perf_counter() >= deadline:
+        if deadline is not None and iterations and timer() >= deadline:
             break
         iterations += 1
         state = determinizer.sample(rng)
@@ -444,12 +445,12 @@ def move_index(move: tuple, legal: list) -> tuple[int | None, dict]:
 
 
 def decide(observation: dict, legal: list, rng: random.Random, playouts: int | None = None,
-           time_ms: float | None = None) -> tuple[dict, dict]:
+           time_ms: float | None = None, timer=time.perf_counter) -> tuple[dict, dict]:
     """The reply (an index into ``legal``, or the action) and statistics."""
     if len(legal) == 1:
         return {"type": "action", "index": 0}, {"iterations": 0}
     determinizer = Determinizer(observation)
-    move, stats = search(determinizer, rng, playouts, time_ms)
+    move, stats = search(determinizer, rng, playouts, time_ms, timer)
     index, action = move_index(move, legal)
     if index is not None:
         return {"type": "action", "index": index}, stats
@@ -473,9 +474,16 @@ class Bot:
         time_ms = self.time_ms
         if not self.playouts and time_ms is None:
             time_ms = budget_ms(request.get("time"))
-        reply, stats = decide(request["observation"], request["legal"], self.rng, self.playouts, time_ms)
+        reply, stats = decide(request["observation"], request["legal"], self.rng, self.playouts, time_ms,
+                              timer_for(request.get("time")))
         reply["debug"] = f"{stats.get('iterations', 0)} iterations"
         return reply
+
+
+def timer_for(clock: dict | None):
+    """The clock the harness charges a decision on (the request's ``time``, docs/protocol.md
+    *Time*): this process's CPU time on the CPU clock, else wall time."""
+    return time.process_time if (clock or {}).get("clock") == "cpu" else time.perf_counter
 
 
 def budget_ms(clock: dict | None) -> float:

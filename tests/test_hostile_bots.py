@@ -547,9 +547,10 @@ def test_closing_stdout_is_a_crash_but_a_slow_start_is_not(arena_match):
 
 
 def test_a_bot_that_never_reads_its_input_times_out(arena_match):
+    # On the CPU clock a bot that waits is stopped by the wall-time cap, 10 × 100 ms + 1 s here.
     arena_match("deaf", on_start='''
         reply({"type": "ready"})
-        time.sleep(60)''', status="timeout")
+        time.sleep(60)''', status="timeout", limits=Limits(start_ms=4000, decision_ms=100, bank_ms=0))
 
 
 def test_a_perl_style_die_is_named_as_its_exit_code(arena_match):

@@ -4,6 +4,7 @@ seat's match completes, and no process of the bot survives the match."""
 from __future__ import annotations
 
 import socket
+from dataclasses import replace
 
 import pytest
 
@@ -11,6 +12,9 @@ from arena.runner.match import Limits, MatchSpec, play_match
 from botmaker import processes_with, write_bot, zombie_children
 
 QUICK = Limits(start_ms=2000, decision_ms=200, bank_ms=300)
+# A bot that sleeps is timed out by the wall clock at once; the CPU clock would let it sleep
+# up to its wall-time cap (tests/test_clocks.py times that).
+WALL = replace(QUICK, clock="wall")
 
 
 @pytest.fixture
@@ -59,13 +63,13 @@ def test_failed_seat_is_ranked_last_even_with_the_best_score(play):
 
 
 def test_hang_at_start_is_timeout(play):
-    result = play("hang_start", on_start="time.sleep(3600)")
+    result = play("hang_start", limits=WALL, on_start="time.sleep(3600)")
     assert result.seats[0].status == "timeout"
     assert "start-up" in result.seats[0].error
 
 
 def test_hang_mid_match_is_timeout(play):
-    result = play("hang_mid", on_request="""
+    result = play("hang_mid", limits=WALL, on_request="""
         if requests == 2:
             time.sleep(3600)
         reply({"index": 0})""")
@@ -76,7 +80,7 @@ def test_hang_mid_match_is_timeout(play):
 def test_slow_replies_use_the_bank_then_time_out(play):
     # 200 ms allowed per decision; each reply takes ~600 ms, so 400 ms come out of the
     # 1000 ms bank each time: two replies fit, the third cannot.
-    limits = Limits(start_ms=2000, decision_ms=200, bank_ms=1000)
+    limits = Limits(start_ms=2000, decision_ms=200, bank_ms=1000, clock="wall")
     result = play("slow", limits=limits, rounds=4, on_request="""
         time.sleep(0.6)
         reply({"index": 0})""")
@@ -272,6 +276,6 @@ def test_a_bad_answer_to_start_is_logged_and_quoted(play):
 
 
 def test_a_timed_out_decision_counts_in_time_used(play):
-    result = play("sleeper", on_request="time.sleep(3600)")
+    result = play("sleeper", limits=WALL, on_request="time.sleep(3600)")
     assert result.seats[0].status == "timeout"
     assert result.seats[0].time_ms >= QUICK.decision_ms + QUICK.bank_ms

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.games import game_names, get_game
-from arena.runner import protocol
+from arena.runner import cgroups, protocol
+from arena.runner import clock as clocks
 from arena.runner.livebots import LiveBots
 from arena.runner.match import Limits, MatchResult, MatchSpec, play_match
 from arena.runner.sandbox import detect
@@ -144,13 +145,17 @@ def _reuse(path: str, game: str, seed: int, bots: LiveBots, first: MatchResult, 
 
 
 def _time(game: str, result: MatchResult) -> Finding:
-    times = [e["ms"] for e in result.log if e["event"] == "reply" and e["seat"] == 0]
+    """Time per decision on the clock the match ran (CPU time, or wall time)."""
+    cpu = result.sandbox.get("clock") == "cpu"
+    times = [e.get("cpu_ms", e["ms"]) if cpu else e["ms"]
+             for e in result.log if e["event"] == "reply" and e["seat"] == 0]
     if not times:
         return Finding(game, True, "time per decision: no decisions")
     limit = result.sandbox.get("decision_ms", 1000)
     worst = max(times)
     ok = worst <= limit
-    return Finding(game, ok, f"time per decision: median {statistics.median(times):.1f} ms, max {worst:.1f} ms"
+    kind = "CPU time" if cpu else "wall time"
+    return Finding(game, ok, f"time per decision ({kind}): median {statistics.median(times):.1f} ms, max {worst:.1f} ms"
                              f" (allowed {limit} ms plus the bank)", "think less per move, or use the time left in"
                                                                      " the request's 'time'")
 
@@ -167,7 +172,7 @@ def _quit(path: str, game: str, seed: int) -> Finding:
         deadline = time.monotonic() + limits.start_ms / 1000
         process.send_line(protocol.encode({"type": "start", "protocol": protocol.PROTOCOL_VERSION, "game": game,
                                            "options": get_game(game).validate(len(spec.bots), {}), "seat": 0,
-                                           "players": len(spec.bots), "seed": seed, "limits": limits.for_protocol(),
+                                           "players": len(spec.bots), "seed": seed, "limits": limits.for_protocol(clocks.choose(limits.clock, cgroups.cpu_readable())),
                                            **EXTRA}), deadline)
         process.receive(deadline)
         began = time.monotonic()

@@ -63,11 +63,36 @@ def report() -> tuple[list[str], bool]:
         f"  processes ............ {limits.processes}" + ("" if hierarchy or os.geteuid() == 0 else " (not enforced: no uid of its own)"),
         f"  CPU .................. {limits.cpus:g} core(s) at most, an equal share with other bots" if hierarchy
         else "  CPU .................. no share control (cgroups unavailable)",
-        f"  CPU time ............. {limits.cpu_seconds} s per process; files up to 16 MiB; 256 open files; no core files",
+        f"  CPU time ............. {limits.cpu_seconds} s "
+        + ("for all its processes together (counted from its cgroup)" if hierarchy and hierarchy.cpu_counter()
+           else "per process") + "; files up to 16 MiB; 256 open files; no core files",
         "  environment .......... minimal (PATH, HOME, LANG, TMPDIR, PYTHON*, ARENA_BOT_TOKEN)",
+        *_clock_lines(hierarchy),
     ]
+    return _runtime_lines(lines), ok
+
+
+def _clock_lines(hierarchy) -> list[str]:
+    """Which clock matches run on here, and how a bot that is not deciding is paused."""
+    from arena.runner import clock
+
+    counter = hierarchy.cpu_counter() if hierarchy else None
+    if counter:
+        charged = (f"cpu by default: CPU time of all the bot's processes ({counter}); wall-time cap"
+                   f" {clock.WALL_FACTOR} × (allowance + bank left) + {clock.WALL_GRACE_S:g} s; --clock wall available")
+    else:
+        charged = ("wall only: no cgroups, so the CPU time of all of a bot's processes cannot be read"
+                   " (every match records clock = wall; run as root with a writable cgroup file system for cpu)")
+    freezer = hierarchy.freezer() if hierarchy else None
+    paused = (f"frozen through its cgroup ({freezer} freezer)" if freezer
+              else "stopped with SIGSTOP/SIGCONT to its process groups (a process that leaves them escapes; no cgroups)")
+    return [f"clock .................. {charged}",
+            f"  off its turn ......... a bot that is not deciding is {paused}"]
+
+
+def _runtime_lines(lines: list[str]) -> list[str]:
     for name, flags in RUNTIMES:
         found = os.path.abspath(sys.executable) if name == "python3" else shutil.which(name)
         label = "python (bots' python)" if name == "python3" else name
         lines.append(f"{label + ' ':.<23} {found + ' (' + _version([found] + flags) + ')' if found else 'not found'}")
-    return lines, ok
+    return lines

@@ -8,6 +8,8 @@ a process that failed, wrote anything it was not asked for, or used half its CPU
 never reused. A kept process is given a match only when it is still running with its stdout
 open and empty (`ready_for`), and never on a deal it has played before (the match's seed: a
 duplicate set's other seatings, an SPRT pair's other half): a fresh process plays that one.
+An idle process is frozen (`BotProcess.freeze`): it takes no CPU from anyone while it waits;
+it is thawed for its next match, or to be sent ``quit``.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from arena.runner.bots import BotCommand, require_built, resolve_bot
-from arena.runner.process import BotProcess, new_token
+from arena.runner.process import BotProcess
 from arena.runner.sandbox import Protections, ResourceLimits, Sandbox, StageCache, StagedBot
+from arena.runner.tokens import new_token
 
 DEFAULT_KEEP = 16
 QUIT_GRACE_S = 1.0
@@ -76,8 +79,9 @@ class LiveBots:
                  expected_hash: str | None = None, reuse: bool = True, label: str = "bot",
                  deal: int | None = None) -> Seated:
         """A process for ``path`` to play ``deal`` (the match's seed): an idle one of the same
-        version that never saw that deal and is ready, else a new one (not started). Raises
-        `BotError`, `BotFilesError` or `BotChanged` for a bad bot."""
+        version that never saw that deal and is ready (still frozen: thaw it before its next
+        ``start``), else a new one (not started). Raises `BotError`, `BotFilesError` or
+        `BotChanged` for a bad bot."""
         staged = self.stage_cache.stage(self.command(path), expected_hash)
         key = ProcessKey(staged.content_hash, limits, self.protections.mode)
         deal = None if self.repeat_deals else deal
@@ -105,6 +109,7 @@ class LiveBots:
         if (not process.alive or _wrote_anything(process) or self._worn_out(seated) or self.keep <= 0):
             retire(process)
             return
+        process.freeze()  # nothing runs off its turn, in a match or between matches
         self._idle[id(seated)] = seated
         while len(self._idle) > self.keep:
             _, oldest = self._idle.popitem(last=False)
@@ -133,6 +138,7 @@ class LiveBots:
         deadline = time.monotonic() + QUIT_GRACE_S
         for seated in idle:
             try:
+                seated.process.thaw()
                 seated.process.send_line(b'{"type":"quit"}\n', deadline)
             except Exception:
                 pass
@@ -164,6 +170,7 @@ def _wrote_anything(process: BotProcess) -> bool:
 def retire(process: BotProcess) -> None:
     """Say quit, give the process a moment to exit by itself, then stop it for good."""
     try:
+        process.thaw()
         process.send_line(b'{"type":"quit"}\n', time.monotonic() + QUIT_GRACE_S)
         process.wait_for_exit(time.monotonic() + QUIT_GRACE_S)
     except Exception:

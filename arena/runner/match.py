@@ -1,7 +1,11 @@
 """Play one match: a game engine plus one sandboxed bot process per seat.
 
-Owns the protocol's message flow (start, request, action, end, quit), the clocks (start-up
-deadline, per-decision allowance, time bank), failure classification and the fallback policy:
+Owns the protocol's message flow (start, request, action, end, quit), applying the clocks
+(`arena.runner.clock`: start-up, per-decision allowance, time bank, on CPU or wall time),
+pausing every bot that is not deciding (only the bot on move runs: its processes are thawed
+for its start-up and its decisions, and frozen before any other bot of the match is thawed;
+what one uses until then is charged to its own decision), failure classification and the
+fallback policy:
 a seat whose bot failed is played by a seeded random legal action from then on, so the others'
 match stays meaningful, and is ranked last. Returns a plain ``MatchResult``; never raises
 because of a bot — whatever a bot writes or does, the worst it gets is a failed seat. Only a
@@ -23,11 +27,12 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 
 from arena.games import IllegalAction, get_game
-from arena.runner import protocol
+from arena.runner import cgroups, protocol
+from arena.runner import clock as clocks
 from arena.runner.bots import BotError
 from arena.runner.files import BotFilesError
 from arena.runner.livebots import LiveBots, Seated, retire
-from arena.runner.process import BotFailure
+from arena.runner.process import BotFailure, DeadlinePassed
 from arena.runner.protocol import ReplyError, quote_line
 from arena.runner.sandbox import BotChanged, Protections, ResourceLimits, detect
 
@@ -54,9 +59,10 @@ class Limits:
     processes: int = 64
     disk_mb: int = 64
     cpus: float = 1.0
+    clock: str | None = None  # "cpu" | "wall"; None: cpu wherever cgroups can read it
 
-    def for_protocol(self) -> dict:
-        return {"start_ms": self.start_ms, "decision_ms": self.decision_ms, "bank_ms": self.bank_ms,
+    def for_protocol(self, clock: str) -> dict:
+        return {"clock": clock, "start_ms": self.start_ms, "decision_ms": self.decision_ms, "bank_ms": self.bank_ms,
                 "max_line_bytes": self.max_line_bytes, "max_output_bytes": self.max_output_bytes}
 
     def for_kernel(self) -> ResourceLimits:
@@ -98,6 +104,8 @@ class SeatResult:
     decisions: int
     error: str | None
     stderr: str
+    cpu_ms: float | None = None  # CPU time of its decisions, all its processes (None: no cgroups)
+    wall_ms: float = 0.0         # wall time of its decisions
 
 
 @dataclass
@@ -135,7 +143,7 @@ def derive_seed(seed: int, *labels: object) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
-TIMING_KEYS = ("ms", "time")
+TIMING_KEYS = ("ms", "time", "cpu_ms", "harness_ms")
 
 
 def strip_timing(log: list[dict]) -> list[dict]:
@@ -153,17 +161,18 @@ parse_ready = protocol.parse_ready
 
 
 def start_message(game: str, options: dict, seat: int, players: int, seed: int, limits: Limits,
-                  extra: dict | None = None) -> dict:
+                  extra: dict | None = None, clock: str = "wall") -> dict:
     """The ``start`` message a bot is sent for a match (docs/protocol.md)."""
     return {"type": "start", "protocol": protocol.PROTOCOL_VERSION, "game": game, "options": options,
-            "seat": seat, "players": players, "seed": seed, "limits": limits.for_protocol(), **(extra or {})}
+            "seat": seat, "players": players, "seed": seed, "limits": limits.for_protocol(clock), **(extra or {})}
 
 
-def request_message(seat: int, step: int, observation: dict, legal: list | None, limits: Limits, bank_s: float,
+def request_message(seat: int, step: int, observation: dict, legal: list | None, time: dict,
                     extra: dict | None = None) -> dict:
-    """The ``request`` message for one decision, with the seat's clock (docs/protocol.md)."""
+    """The ``request`` message for one decision; ``time`` is the seat clock's ``time`` field
+    (`arena.runner.clock.SeatClock.for_request`; docs/protocol.md)."""
     return {"type": "request", "seat": seat, "step": step, "observation": observation, "legal": legal,
-            "time": {"decision_ms": limits.decision_ms, "bank_ms": round(bank_s * 1000)}, **(extra or {})}
+            "time": time, **(extra or {})}
 
 
 def end_message(seat: int, scores: list, ranks: list, statuses: list, teams: list | None,
@@ -195,14 +204,14 @@ class MatchLog(list):
 class Seat:
     """One seat's bot, clock and status during a match."""
 
-    def __init__(self, index: int, path: str, limits: Limits):
+    def __init__(self, index: int, path: str, limits: Limits, clock: str):
         self.index = index
         self.path = path
         self.limits = limits
         self.status = "ok"
         self.error: str | None = None
-        self.bank_s = limits.bank_ms / 1000
-        self.time_s = 0.0
+        self.clock = clocks.SeatClock(clock, limits.start_ms, limits.decision_ms, limits.bank_ms, limits.cpus,
+                                      limits.cpu_seconds)  # judged where the CPU time is readable
         self.decisions = 0
         self.seated: Seated | None = None
         self.stderr = ""
@@ -226,6 +235,7 @@ class Seat:
         if self.seated is not None:
             process = self.seated.process
             self.seated = None
+            self.clock.settle(process.cpu_ns())
             process.stop()
             self.stderr = process.stderr.text()
 
@@ -233,7 +243,8 @@ class Seat:
         """Keep the process for a later match (the caller checked it may be reused)."""
         if self.seated is not None:
             seated, self.seated = self.seated, None
-            bots.checkin(seated)  # if it retires the process, what it writes as it quits is ours too
+            self.clock.settle(seated.process.cpu_ns())
+            bots.checkin(seated)  # it waits frozen for its next match; if retired, what it writes as it quits is ours too
             self.stderr = seated.process.stderr.text()
 
 
@@ -267,19 +278,24 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
     limits = spec.limits
     seat_limits = spec.seat_limits or [None] * players
     fallback = random.Random(derive_seed(spec.seed, "fallback"))
-    seats = [Seat(i, str(path), seat_limits[i] or limits) for i, path in enumerate(spec.bots)]
+    clock = clocks.choose(limits.clock, protections.resources != "rlimits" and cgroups.cpu_readable())
+    seats = [Seat(i, str(path), seat_limits[i] or limits, clock) for i, path in enumerate(spec.bots)]
     log = MatchLog()
     started_at = datetime.now(timezone.utc)
     began = time.monotonic()
     try:
-        _start_bots(seats, spec, options, bots, log)
+        _start_bots(seats, spec, options, bots, log, clock)
+        for seat in seats:
+            if seat.process is not None:
+                seat.process.freeze()  # until its first request
+        timer = HarnessTimer(time.monotonic())
         step = 0
         while not state.is_over():
             if step >= MAX_STEPS:
                 # Every game ends far sooner; a rules bug must not hang a whole tournament.
                 raise RuntimeError(f"{spec.game} did not end within {MAX_STEPS} decisions (seed {spec.seed})")
             seat = seats[state.current_seat()]
-            state, decided = _decide(seat, state, step, log, spec.extra_fields)
+            state, decided = _decide(seat, state, step, log, spec.extra_fields, timer)
             if not decided:
                 action = state.random_action(fallback)
                 log.append({"event": "action", "seat": seat.index, "step": step, "action": action,
@@ -295,16 +311,17 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
     scores = state.scores()
     seat_results = [
         SeatResult(s.index, s.path, s.status, scores[s.index], result_ranks[s.index],
-                   round(s.time_s * 1000, 3), s.decisions, s.error, s.stderr)
+                   round(s.clock.charged_s * 1000, 3), s.decisions, s.error, s.stderr,
+                   None if s.clock.cpu_s is None else round(s.clock.cpu_s * 1000, 3), round(s.clock.wall_s * 1000, 3))
         for s in seats
     ]
     return MatchResult(spec.game, options, spec.seed, players, state.teams(), scores, result_ranks,
-                       seat_results, log, {**protections.as_dict(), **flat_dict(limits)},
+                       seat_results, log, {**protections.as_dict(), **flat_dict(limits), "clock": clock},
                        started_at.isoformat(), ended_at.isoformat(),
                        round((time.monotonic() - began) * 1000, 3))
 
 
-def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBots, log: list) -> None:
+def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBots, log: list, clock: str) -> None:
     bot_seeds = spec.bot_seeds or [derive_seed(spec.seed, "bot", i) for i in range(len(seats))]
     hashes = spec.hashes or [None] * len(seats)
     for seat in seats:
@@ -323,39 +340,76 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
                 seat.seated.process.start()
             except BotFailure as failure:
                 _fail_at_start(seat, failure.status, failure.message, log)
-    # Send every start message first, then collect the answers: bots start in parallel.
-    sent_at = {}
+    # Send every start message first, then collect the answers: bots start in parallel, each
+    # thawed, on its own clock. A fresh process's start-up counts from its start.
+    turns = {}
     for seat in seats:
         message = start_message(spec.game, options, seat.index, len(seats), bot_seeds[seat.index], seat.limits,
-                                spec.extra_fields)
+                                spec.extra_fields, clock)
         log.append({"event": "start", "seat": seat.index, "message": message})
         if seat.failed:
             continue
-        deadline = time.monotonic() + seat.limits.start_ms / 1000
-        sent_at[seat.index] = (time.monotonic(), deadline)
+        process = seat.process
+        if seat.seated.reused:
+            process.thaw()  # it waited frozen since its last match
+            turn = seat.clock.start_up(process.cpu_ns(), time.monotonic())
+        else:
+            turn = seat.clock.start_up(0 if process.cpu_ns() is not None else None, process.started_at)
+        turns[seat.index] = turn
         try:
-            seat.process.send_line(protocol.encode(message), deadline)
+            process.send_line(protocol.encode(message), turn.wall_deadline)
         except BotFailure as failure:
             _fail_at_start(seat, failure.status, failure.message, log)
     for seat in seats:
         if seat.failed:
             continue
-        started, deadline = sent_at[seat.index]
+        turn = turns[seat.index]
         try:
-            line = seat.process.receive(deadline)
+            line = _await_line(seat.process, turn, "no ready answer in time")
         except BotFailure as failure:
-            text = "no ready answer within the start-up deadline" if failure.status == "timeout" else failure.message
-            _fail_at_start(seat, failure.status, text, log)
+            _fail_at_start(seat, failure.status, failure.message, log)
             continue
-        log.append({"event": "ready", "seat": seat.index, "line": line[:4096].decode("utf-8", "replace"),
-                    "ms": round((time.monotonic() - started) * 1000, 3)})
+        answered = time.monotonic()
+        event = {"event": "ready", "seat": seat.index, "line": line[:4096].decode("utf-8", "replace"),
+                 "ms": round((answered - turn.began) * 1000, 3)}
+        log.append(event)
         try:
             ready = protocol.parse_ready(line)
         except ReplyError as error:
             _bad_ready(seat, error, line, log)
             continue
+        seat.clock.finished(turn, answered - turn.began, event)
         if seat.seated.staged.command.matches != "one" and ready.get("matches") == "many":
             seat.wants_many = True
+
+
+def _await_line(process, turn: clocks.Turn, late: str) -> bytes:
+    """The bot's next line, or `BotFailure` — a ``timeout`` saying what it used against what
+    it was allowed (``late`` begins the message). On the CPU clock the wait wakes when the
+    bot could first have used up its time, looks at its CPU time, and waits on."""
+    wake = turn.first_check
+    while True:
+        try:
+            return process.receive(wake)
+        except DeadlinePassed:
+            cpu = process.cpu_ns()
+            now = time.monotonic()
+            why = turn.over(cpu, now)
+            if why is not None:
+                raise BotFailure("timeout", f"{late}: {why}") from None
+            wake = turn.next_check(cpu, now)
+
+
+class HarnessTimer:
+    """When the harness last read a reply: the time from then to the next request written is
+    the harness's own (the game engine, the log, freezing and thawing), logged as
+    ``harness_ms``. And the seat that answered it, whose bot is frozen when another seat's is
+    thawed (by then it is usually blocked reading its input: freezing it is cheaper, and a
+    seat that decides again in a row is never frozen and thawed in between)."""
+
+    def __init__(self, since: float):
+        self.since = since
+        self.running: Seat | None = None
 
 
 def _bad_ready(seat: Seat, error: ReplyError, line: bytes, log: list) -> None:
@@ -375,33 +429,58 @@ def _fail_at_start(seat: Seat, status: str, message: str, log: list) -> None:
     log.append({"event": "failure", "seat": seat.index, "step": None, "status": seat.status, "error": seat.error})
 
 
-def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None):
+def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, timer: HarnessTimer | None = None):
     """Ask the seat's bot and apply its action. Returns (state, True) when it did; (state,
-    False) when the seat must be played by the fallback policy."""
+    False) when the seat must be played by the fallback policy.
+
+    The bot is frozen until its request is written (then thawed: one wake-up) and again before
+    another seat's bot is thawed; its CPU counter is read before it is thawed (what settles its
+    previous decision and starts this one)."""
     if seat.failed:
         return state, False
     limits = seat.limits
     legal = state.legal_actions()
-    request = request_message(seat.index, step, state.observation(seat.index), legal, limits, seat.bank_s, extra)
+    process = seat.process
+    if timer is not None and timer.running is not seat:
+        if timer.running is not None and timer.running.process is not None:
+            timer.running.process.freeze()
+        timer.running = seat
+    cpu = process.cpu_ns()
+    seat.clock.settle(cpu)
+    request = request_message(seat.index, step, state.observation(seat.index), legal, seat.clock.for_request(), extra)
     line = protocol.encode(request)
     log.append_request({"event": "request", "seat": seat.index, "step": step, "message": request}, line)
-    process = seat.process
-    asked = time.monotonic()
-    deadline = asked + limits.decision_ms / 1000 + seat.bank_s
+    turn = None
     try:
         if process.has_unrequested_output():
             raise BotFailure("limit", UNREQUESTED)
-        process.send_line(line, deadline)
-        line = process.receive(deadline)
+        asked = time.monotonic()
+        turn = seat.clock.decision(cpu, asked)
+        try:
+            process.send_line(line, turn.wall_deadline, thaw=True)
+        except DeadlinePassed:
+            raise BotFailure("timeout", f"did not read its input in time: "
+                                        f"{turn.timeout_words(process.cpu_ns(), time.monotonic())}") from None
+        line = _await_line(process, turn, "no reply in time")
     except BotFailure as failure:
-        seat.time_s += time.monotonic() - asked  # a timed-out decision used its time too
-        return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log)
-    elapsed = time.monotonic() - asked
-    seat.time_s += elapsed
+        times = None
+        if turn is not None:  # a decision that failed used its time too
+            cpu, wall = process.cpu_ns(), time.monotonic() - turn.began
+            seat.clock.timed_out(turn, cpu, wall)
+            times = {"ms": round(wall * 1000, 3)}
+            if turn.used_cpu_s(cpu) is not None:
+                times["cpu_ms"] = round(turn.used_cpu_s(cpu) * 1000, 3)
+        return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log, times)
+    replied = time.monotonic()
+    elapsed = replied - asked
     seat.decisions += 1
-    seat.bank_s -= max(0.0, elapsed - limits.decision_ms / 1000)
-    log.append({"event": "reply", "seat": seat.index, "step": step,
-                "line": line[:4096].decode("utf-8", "replace"), "ms": round(elapsed * 1000, 3)})
+    event = {"event": "reply", "seat": seat.index, "step": step,
+             "line": line[:4096].decode("utf-8", "replace"), "ms": round(elapsed * 1000, 3)}
+    if timer is not None:
+        event["harness_ms"] = round((asked - timer.since) * 1000, 3)
+        timer.since = replied
+    log.append(event)
+    seat.clock.finished(turn, elapsed, event)
     if process.launch.out_of_memory():
         # One of its processes was killed by the kernel for going over the bot's memory limit
         # (all its processes together): the bot went over the limit, even if it answers.
@@ -411,7 +490,8 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None):
         action, debug = protocol.parse_reply(line, legal)
     except ReplyError as error:
         # A flood of output is an output-limit failure even when its first line is garbage:
-        # a bot that wrote one bad line writes nothing more, a flooding bot does within 10 ms.
+        # a bot that wrote one bad line writes nothing more, a flooding bot does within 10 ms
+        # (it fails either way).
         if _unrequested(process, within=FLOOD_WINDOW_S):
             return state, _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
         return state, _fail(seat, "protocol", f"step {step}: {error}: {quote_line(line)}", step, log)
@@ -452,11 +532,12 @@ def _unrequested(process, within: float = 0.0) -> bool:
         return True  # over the output limit or a line too long while flooding
 
 
-def _fail(seat: Seat, status: str, message: str, step: int, log: list) -> bool:
-    """Record the seat's failure; the caller then plays the seat by the fallback policy."""
+def _fail(seat: Seat, status: str, message: str, step: int, log: list, times: dict | None = None) -> bool:
+    """Record the seat's failure (with the failing decision's ``ms`` and ``cpu_ms`` when it
+    failed waiting); the caller then plays the seat by the fallback policy."""
     seat.fail(status, message)
     log.append({"event": "failure", "seat": seat.index, "step": step, "status": seat.status,
-                "error": seat.error})
+                "error": seat.error, **(times or {})})
     return False
 
 
@@ -481,6 +562,9 @@ def _final_ranks(state, seats: list[Seat]) -> list[int]:
 
 def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: LiveBots, reuse: bool,
                  extra: dict | None = None) -> None:
+    """Send ``end``. A process kept for another match is frozen (it reads ``end`` when it is
+    thawed for its next ``start``); any other is thawed and sent ``quit`` too, and has
+    `QUIT_GRACE_S` to exit by itself."""
     statuses = [s.status for s in seats]
     end = {"type": "end", "scores": state.scores(), "ranks": ranks, "statuses": statuses,
            "teams": state.teams(), **(extra or {})}
@@ -489,7 +573,11 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
     live = [s for s in seats if not s.failed and s.process is not None]
     quitting, kept = [], []
     for seat in live:
+        seat.process.freeze()
+        seat.clock.settle(seat.process.cpu_ns())
         keep = reuse and seat.wants_many and bots.keep > 0
+        if not keep:
+            seat.process.thaw()
         try:
             message = end_message(seat.index, end["scores"], ranks, statuses, end["teams"], extra)
             seat.process.send_line(protocol.encode(message), deadline)
@@ -517,6 +605,7 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
                 pass
         quitting += late
     for seat in quitting:
+        seat.process.thaw()
         seat.process.wait_for_exit(deadline)
         seat.shut_down()
 

@@ -19,11 +19,10 @@ import struct
 import subprocess
 import termios
 import time
-import uuid
 from dataclasses import dataclass, field
 
+from arena.runner.tokens import pids_with_token
 from arena.text import printable
-from arena.runner.sandbox import Launch
 
 STDERR_HEAD = 32 * 1024
 STDERR_TAIL = 32 * 1024
@@ -51,6 +50,14 @@ class BotFailure(Exception):
         super().__init__(message)
         self.status = status
         self.message = message
+
+
+class DeadlinePassed(BotFailure):
+    """The deadline given to `send_line` or `receive` passed (a ``timeout``, unless the
+    caller's clock says the bot may go on: the CPU clock waits in several deadlines)."""
+
+    def __init__(self, message: str):
+        super().__init__("timeout", message)
 
 
 @dataclass
@@ -110,9 +117,14 @@ def exit_text(status: int, signal_coded: bool) -> str:
 
 
 class BotProcess:
-    """A running bot. ``start``, then ``send`` and ``receive`` per message, then ``stop``."""
+    """A running bot. ``start``, then ``send`` and ``receive`` per message, then ``stop``.
 
-    def __init__(self, launch: Launch, max_line_bytes: int, max_output_bytes: int, label: str = "bot"):
+    ``launch`` is what the sandbox built for this process (`arena.runner.sandbox.Launch`:
+    argv, environment, its group; `kill`, `close`). The transport sits below the sandbox
+    and does not import it.
+    """
+
+    def __init__(self, launch, max_line_bytes: int, max_output_bytes: int, label: str = "bot"):
         self.launch = launch
         self.label = label
         self.max_line_bytes = max_line_bytes
@@ -133,6 +145,7 @@ class BotProcess:
         self._pidfd: int | None = None
         self._stopped = False
         self.started_at = 0.0
+        self._abandon_check_at: float | None = None  # while a reply is awaited
 
     # -- life cycle ---------------------------------------------------------------------
 
@@ -148,7 +161,7 @@ class BotProcess:
             self._stopped = True
             reason = getattr(error, "strerror", None) or str(error)
             raise BotFailure("crash", f"could not start {launch.argv[0]}: {reason}") from None
-        launch.started()
+        launch.started(self.popen.pid)
         self.started_at = time.monotonic()
         for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             os.set_blocking(stream.fileno(), False)
@@ -161,6 +174,21 @@ class BotProcess:
             self._selector.register(self._pidfd, selectors.EVENT_READ, "exit")
         except (AttributeError, OSError):
             self._pidfd = None  # old kernel: exits are noticed by polling
+
+    # -- only the bot on move runs (the sandbox's group, or its process groups) -----------
+
+    def freeze(self) -> None:
+        """Pause every process of the bot until `thaw` (a no-op before start and after stop)."""
+        if self.popen is not None and not self._stopped:
+            self.launch.freeze()
+
+    def thaw(self) -> None:
+        if self.popen is not None and not self._stopped:
+            self.launch.thaw()
+
+    def cpu_ns(self) -> int | None:
+        """CPU time of all the bot's processes so far, in nanoseconds (None: not readable here)."""
+        return self.launch.cpu_ns()
 
     @property
     def alive(self) -> bool:
@@ -176,6 +204,7 @@ class BotProcess:
         self._stopped = True
         try:
             if self.popen is not None:
+                self.launch.thaw()  # a paused process is woken before anything else is done to it
                 self._close_stdin()
                 if self._reap() is None or self.launch.group is not None:
                     self.launch.kill(self.popen.pid)
@@ -248,8 +277,12 @@ class BotProcess:
 
     # -- messages -----------------------------------------------------------------------
 
-    def send_line(self, data: bytes, deadline: float) -> None:
-        """Write one line; the bot must take it before ``deadline`` (monotonic seconds)."""
+    def send_line(self, data: bytes, deadline: float, thaw: bool = False) -> None:
+        """Write one line; the bot must take it before ``deadline`` (monotonic seconds).
+
+        With ``thaw`` the bot is thawed once the line is in the pipe (or as soon as the pipe
+        is full): written while the bot is frozen, the line wakes it only once, with the thaw
+        (a wake-up costs microseconds, more in a virtual machine)."""
         view = memoryview(data)
         fd = self.popen.stdin.fileno()
         while view:
@@ -260,28 +293,39 @@ class BotProcess:
             except BlockingIOError:
                 pass
             except (BrokenPipeError, OSError):
+                if thaw:
+                    self.launch.thaw()  # so that a bot that is dying can finish (see `_crash`)
                 raise self._crash("closed its stdin") from None
+            if thaw:
+                self.launch.thaw()
+                thaw = False
             # The bot is not reading: keep serving its output while we wait for room.
             if not self._wait(deadline, write_fd=fd):
-                raise BotFailure("timeout", "did not read its input in time")
+                raise DeadlinePassed("did not read its input in time")
+        if thaw:
+            self.launch.thaw()
 
     def receive(self, deadline: float) -> bytes:
-        """The next complete line from the bot, without the newline."""
-        next_check = time.monotonic() + ABANDON_CHECK_S
+        """The next complete line from the bot, without the newline. A caller may wait for one
+        line in several calls (a clock that looks at the CPU time in between): the checks for
+        an abandoned stdout keep their pace across them."""
+        if self._abandon_check_at is None:
+            self._abandon_check_at = time.monotonic() + ABANDON_CHECK_S
         while not self.lines:
             if not self._stdout_open:
                 raise self._crash("closed its stdout")
             now = time.monotonic()
-            if now >= next_check:
+            if now >= self._abandon_check_at:
                 if self._stdout_abandoned():
                     raise self._crash("closed its stdout")
-                next_check = now + ABANDON_CHECK_S
-            if not self._wait(min(deadline, next_check)) and time.monotonic() >= deadline:
+                self._abandon_check_at = now + ABANDON_CHECK_S
+            if not self._wait(min(deadline, self._abandon_check_at)) and time.monotonic() >= deadline:
                 # A reply already sitting in the pipe came in time, even if we look late
                 # (seats are read one after the other).
                 self._drain(0)
                 if not self.lines:
-                    raise BotFailure("timeout", "no reply in time")
+                    raise DeadlinePassed("no reply in time")
+        self._abandon_check_at = None
         return self.lines.pop(0)
 
     def _stdout_abandoned(self) -> bool:
@@ -592,36 +636,3 @@ def _task_state(pid: int, tid: str) -> tuple[str, str]:
             return state, handle.read().strip()
     except OSError:
         return state, ""
-
-
-def pids_with_token(token: str) -> list[int]:
-    """Live processes whose environment carries ``token`` (zombies have no environment)."""
-    needle = f"ARENA_BOT_TOKEN={token}".encode()
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/environ", "rb") as handle:
-                if needle in handle.read():
-                    found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
-
-
-def kill_by_token(token: str) -> int:
-    """SIGKILL every process whose environment carries ``token`` (a double-forked child that
-    left the process group included). Returns how many were signalled."""
-    killed = 0
-    for pid in pids_with_token(token):
-        try:
-            os.kill(pid, signal.SIGKILL)
-            killed += 1
-        except OSError:
-            continue
-    return killed
-
-
-def new_token() -> str:
-    return uuid.uuid4().hex

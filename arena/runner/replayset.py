@@ -169,8 +169,11 @@ def _play_group(bots: LiveBots, path: str, expected_hash: str | None, game: str,
     try:
         if not seated.reused:
             process.start()
+        else:
+            process.thaw()  # a kept process waits frozen between matches
         deadline = time.monotonic() + limits.start_ms / 1000
-        start = start_message(game, group.options, group.seat, group.players, group.bot_seed, limits)
+        # Replays run on the wall clock: only the choices are compared, not the time they took.
+        start = start_message(game, group.options, group.seat, group.players, group.bot_seed, limits, clock="wall")
         process.send_line(protocol.encode(start), deadline)
         try:
             ready = protocol.parse_ready(process.receive(deadline))
@@ -180,7 +183,9 @@ def _play_group(bots: LiveBots, path: str, expected_hash: str | None, game: str,
         wants_many = command.matches == "many" or (command.matches != "one" and ready.get("matches") == "many")
         bank_s = limits.bank_ms / 1000
         for index, request in enumerate(group.requests):
-            message = request_message(group.seat, request.step, request.observation, request.legal, limits, bank_s)
+            message = request_message(group.seat, request.step, request.observation, request.legal,
+                                      {"clock": "wall", "decision_ms": limits.decision_ms, "bank_ms": round(bank_s * 1000),
+                                       "wall_cap_ms": round((limits.decision_ms / 1000 + bank_s) * 1000)})
             if process.has_unrequested_output():
                 raise BotFailure("limit", "wrote more than one line for one request")
             asked = time.monotonic()

@@ -8,7 +8,8 @@ Two modes:
   at ``/bot``, and nothing else of the host: nothing named on its command line or in its
   ``bot.toml``, no results, no other bots, no project checkout. Writable: a size-capped
   private home (its working directory) and ``/tmp``. Own PID namespace (``/proc`` shows only
-  its processes, it is pid 1), no network, own IPC and UTS namespaces; it dies with the harness.
+  its processes, it is pid 1; its host-wide files that show the machine's load are synthetic,
+  `arena.runner.hostview`), no network, own IPC and UTS namespaces; it dies with the harness.
   A seccomp filter (`arena.runner.seccomp`) denies the kernel interfaces a bot never needs.
 * ``none`` — asked for explicitly (``--sandbox none``), for trusted bots only: no isolation;
   resource limits, a scratch directory and a minimal environment.
@@ -38,7 +39,9 @@ from pathlib import Path
 
 from arena import scratch as scratch_folders
 from arena import settings
-from arena.runner import cgroups, files, seccomp, uids
+from arena.runner import cgroups, files, hostview, seccomp, uids
+from arena.runner.freezing import SignalFreezer
+from arena.runner.tokens import kill_by_token
 from arena.runner.bots import BotCommand
 
 MODES = ("bubblewrap", "none")
@@ -64,7 +67,8 @@ class ResourceLimits:
     """Per-bot limits: all its processes together where cgroups allow, else per process."""
 
     memory_bytes: int = 1 << 30
-    cpu_seconds: int = 300      # CPU time per process (rlimit; SIGXCPU at the limit)
+    cpu_seconds: int = 300      # CPU time: per process without cgroups (rlimit; SIGXCPU at the
+                                # limit); with a cgroup the match counts all its processes together
     processes: int = 64
     file_bytes: int = 16 << 20  # largest file it may write
     open_files: int = 256
@@ -365,12 +369,15 @@ def _rlimit_words(limits: ResourceLimits, cgroup: bool, own_user: bool) -> list[
             soft, hard = min(soft, ceiling), min(hard, ceiling)
         return f"{soft}:{hard}"
 
-    words = [f"--cpu={capped(resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1)}",
-             f"--fsize={capped(resource.RLIMIT_FSIZE, limits.file_bytes)}",
+    words = [f"--fsize={capped(resource.RLIMIT_FSIZE, limits.file_bytes)}",
              f"--nofile={capped(resource.RLIMIT_NOFILE, limits.open_files)}", "--core=0:0"]
     # With a cgroup the memory limit is on resident memory, all processes together; runtimes
     # that reserve much address space (the JVM, Go, V8) then start under the default limit.
+    # The CPU time is counted there too (the match applies `cpu_seconds`): an RLIMIT_CPU would
+    # make the kernel keep each process's CPU time per tick, so a bot reading its own CPU time
+    # (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`) would see it in steps of 1-10 ms.
     if not cgroup:
+        words.insert(0, f"--cpu={capped(resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1)}")
         words.append(f"--as={capped(resource.RLIMIT_AS, limits.memory_bytes)}")
         if own_user:
             # RLIMIT_NPROC counts every process of the real user id, so it bounds this bot
@@ -397,8 +404,12 @@ class Launch:
         self.uid: uids.BotUid | None = None
         self.args_fd: int | None = None
         self.seccomp_fd: int | None = None
+        self.data_fds: list[int] = []  # the synthetic /proc files bubblewrap copies in (`hostview`)
         self.scratch: Path | None = None
         self._python_preexec = False
+        self._signal_freezer: SignalFreezer | None = None
+        self._leader: int | None = None  # the process started (bubblewrap's outer process)
+        self._confined = False
         try:
             hierarchy = cgroups.available()
             if hierarchy is not None:
@@ -413,6 +424,8 @@ class Launch:
                 home = str(self.scratch)
             else:
                 home = BOT_HOME
+                masks, self.data_fds = hostview.bubblewrap_options(self.limits.memory_bytes)
+                extra_options = (*masks, *extra_options)
             argv = sandbox.wrap(staged.command, self.scratch, self.uid.uid if self.uid else None,
                                 extra_options, command)
             if self.protections.mode == "bubblewrap":
@@ -453,19 +466,49 @@ class Launch:
         except (OSError, AttributeError):
             pass
 
+    # -- only the bot on move runs ------------------------------------------------------------
+
+    def freeze(self) -> None:
+        """Pause every process of the bot (its cgroup; without one, its process groups)."""
+        if self.group is not None:
+            if not self._confined and self._leader is not None and self.protections.mode == "bubblewrap":
+                # Once, when it is first paused (the bot runs by then): the sandbox's own two
+                # processes, which only wait, are left out of what is frozen and thawed.
+                self._confined = True
+                self.group.confine(_sandbox_processes(self._leader, self.group.members()))
+            self.group.freeze()
+        elif self._signal_freezer is not None:
+            self._signal_freezer.freeze()
+
+    def thaw(self) -> None:
+        if self.group is not None:
+            self.group.thaw()
+        elif self._signal_freezer is not None:
+            self._signal_freezer.thaw()
+
+    @property
+    def frozen(self) -> bool:
+        if self.group is not None:
+            return self.group.frozen
+        return self._signal_freezer is not None and self._signal_freezer.frozen
+
+    def cpu_ns(self) -> int | None:
+        """CPU time of all the bot's processes so far (nanoseconds), or None without a cgroup."""
+        return self.group.cpu_ns() if self.group is not None else None
+
     def kill(self, pid: int | None) -> None:
         """SIGKILL every process of the bot: its whole group, else its process group and every
-        process carrying its token."""
+        process carrying its token. A paused bot is thawed first."""
         if self.group is not None:
-            self.group.kill()
+            self.group.kill()  # thaws first
             return
+        if self._signal_freezer is not None:
+            self._signal_freezer.thaw()
         if pid is not None:
             try:
                 os.killpg(pid, signal.SIGKILL)
             except OSError:
                 pass
-        from arena.runner.process import kill_by_token
-
         for _ in range(100):
             if not kill_by_token(self.token):
                 break
@@ -478,14 +521,23 @@ class Launch:
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
-        return tuple(fd for fd in (self.args_fd, self.seccomp_fd) if fd is not None)
+        return tuple(fd for fd in (self.args_fd, self.seccomp_fd) if fd is not None) + tuple(self.data_fds)
 
-    def started(self) -> None:
-        """The process is running: the arguments and the filter were handed over."""
+    def started(self, pid: int | None = None) -> None:
+        """The process is running (as ``pid``): the arguments, the filter and the synthetic
+        files were handed over."""
+        if pid is not None:
+            self._leader = pid
+        if pid is not None and self.group is None:
+            self._signal_freezer = SignalFreezer(self.token)
+            self._signal_freezer.leader = pid
         for name in ("args_fd", "seccomp_fd"):
             if getattr(self, name) is not None:
                 os.close(getattr(self, name))
                 setattr(self, name, None)
+        for fd in self.data_fds:
+            os.close(fd)
+        self.data_fds = []
 
     def close(self) -> None:
         """Remove the group, free the user id, remove the scratch directory (idempotent)."""
@@ -505,6 +557,20 @@ class Launch:
             self.scratch = None
 
 
+def _sandbox_processes(leader: int, members: list[int]) -> set[int]:
+    """bubblewrap's own processes among a bot's: the one started, and its child (the sandbox's
+    init, pid 1 inside); the bot is that init's child."""
+    found = {leader}
+    for pid in members:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as handle:
+                if int(handle.read().rsplit(b")", 1)[1].split()[1]) == leader:
+                    found.add(pid)
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
 def _apply_limits(limits: ResourceLimits, cgroup: bool, own_user: bool) -> None:
     def cap(kind: int, value: int) -> None:
         soft, hard = resource.getrlimit(kind)
@@ -517,10 +583,12 @@ def _apply_limits(limits: ResourceLimits, cgroup: bool, own_user: bool) -> None:
     # With a cgroup the memory limit is on resident memory, all processes together; runtimes
     # that reserve much address space (the JVM, Go, V8) then start under the default limit.
     cap(resource.RLIMIT_AS, resource.RLIM_INFINITY if cgroup else limits.memory_bytes)
-    # CPU: SIGXCPU at the soft limit (recognisable as the CPU limit), SIGKILL a second later.
-    hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
-    hard = limits.cpu_seconds + 1 if hard == resource.RLIM_INFINITY else min(hard, limits.cpu_seconds + 1)
-    resource.setrlimit(resource.RLIMIT_CPU, (min(limits.cpu_seconds, hard), hard))
+    # CPU: SIGXCPU at the soft limit (recognisable as the CPU limit), SIGKILL a second later;
+    # with a cgroup the match counts it (see `_rlimit_words`).
+    if not cgroup:
+        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        hard = limits.cpu_seconds + 1 if hard == resource.RLIM_INFINITY else min(hard, limits.cpu_seconds + 1)
+        resource.setrlimit(resource.RLIMIT_CPU, (min(limits.cpu_seconds, hard), hard))
     cap(resource.RLIMIT_FSIZE, limits.file_bytes)
     cap(resource.RLIMIT_NOFILE, limits.open_files)
     cap(resource.RLIMIT_CORE, 0)

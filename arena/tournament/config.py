@@ -20,6 +20,7 @@ MAX_MATCHES = 2_000_000
 MAX_WORKERS = 256
 FORMATS = ("round-robin", "gauntlet", "swiss", "ladder", "sprt")
 RESTART = ("auto", "always")
+CLOCKS = ("cpu", "wall")  # arena.runner.clock.CLOCKS
 
 # limit -> (type, minimum, maximum, unit for messages)
 LIMIT_RANGES = {
@@ -51,6 +52,7 @@ class TournamentConfig:
     name: str | None = None
     workers: int | None = None      # default: one per core
     limits: dict = dataclass_field(default_factory=dict)   # overrides of arena.runner.match.Limits fields
+    clock: str | None = None        # "cpu" | "wall" (default: cpu wherever cgroups can read it)
     skip_unavailable: bool = False  # leave out missing games and bot files (the demo uses it)
     restart: str = "auto"           # "always": a fresh process per match even for reusable bots
     format: str = "round-robin"     # round-robin | gauntlet | swiss | ladder | sprt
@@ -77,7 +79,7 @@ _TYPES = {"game": str, "players": int, "rounds": int, "options": dict, "seed": i
           "limits": dict, "skip_unavailable": bool, "restart": str, "format": str, "candidates": list,
           "field": list, "duplicate": bool, "keep_bots": int, "executor": str, "scheduler": str, "bots": list,
           "batch": int, "max_matches": int, "until_stable": bool, "top": int, "stable_batches": int,
-          "sigma_bound": float, "elo0": float, "elo1": float, "alpha": float, "beta": float}
+          "sigma_bound": float, "elo0": float, "elo1": float, "alpha": float, "beta": float, "clock": str}
 _TYPE_NAMES = {str: "a string", int: "a whole number", dict: "a table", bool: "true or false", list: "a list",
                float: "a number"}
 
@@ -91,7 +93,7 @@ def check_value(key: str, value, where: str = "") -> None:
     """Refuse a value of the wrong type or outside its range (``where`` prefixes the message)."""
     expected = _TYPES.get(key)
     if value is None and key in ("players", "seed", "name", "workers", "keep_bots", "scheduler", "batch",
-                                 "max_matches"):
+                                 "max_matches", "clock"):
         return
     if expected is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
@@ -113,6 +115,8 @@ def check_value(key: str, value, where: str = "") -> None:
         raise TournamentError(f"{where}restart must be \"auto\" or \"always\", not {value!r}")
     if key == "format" and value not in FORMATS:
         raise TournamentError(f"{where}format must be one of {', '.join(FORMATS)}, not {value!r}")
+    if key == "clock" and value not in CLOCKS:
+        raise TournamentError(f"{where}clock must be \"cpu\" or \"wall\", not {value!r}")
     if key == "executor" and value not in ("local", "dask"):
         raise TournamentError(f"{where}executor must be \"local\" or \"dask\", not {value!r}")
     if key == "name" and (not value.strip() or len(value) > 200):
@@ -128,6 +132,9 @@ def check_value(key: str, value, where: str = "") -> None:
 
 def check_limits(limits: dict, where: str = "") -> None:
     for name, value in limits.items():
+        if name == "clock":
+            raise TournamentError(f"{where}the clock is the same for every bot: give it as the tournament's"
+                                  f" 'clock' key (clock = {value!r}), not as a limit")
         if name not in LIMIT_RANGES:
             raise TournamentError(f"{where}unknown limit {name!r} (known: {', '.join(LIMIT_RANGES)})")
         kind, low, high, unit = LIMIT_RANGES[name]

@@ -103,6 +103,8 @@ def _run(store: Store, tournament_id: int, workers, progress, play, executor, ke
     config = tournament["config"]
     secret = store.tournament_secret(tournament_id)
     limits = {**vars(Limits()), **(config.get("limits") or {})}
+    if config.get("clock"):
+        limits["clock"] = config["clock"]
     seat_limits = _seat_limits(store, tournament_id, config, limits)
     kind = executor_kind or config.get("executor") or "local"
     if executor is None and kind == "local":

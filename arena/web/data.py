@@ -15,6 +15,7 @@ from arena.pids import alive as process_alive
 from arena.games import UnknownGame, game_names, get_game
 from arena.results.describe import format_text
 from arena.results.leaderboard import game_leaderboard, tournament_leaderboard
+from arena.results.timings import clock_of
 from arena.results.store import FAILURE_KINDS, SEAT_STATUSES, Store, StoreError, unpack
 
 from arena.web.safe import tail
@@ -428,6 +429,7 @@ def match_summary(found: dict) -> dict[str, Any]:
             "status", "error", "teams", "started_at", "ended_at", "duration_ms", "rating_seq")
     summary = {key: found.get(key) for key in keys}
     summary["sandbox"] = (found.get("sandbox") or {}).get("mode") if isinstance(found.get("sandbox"), dict) else None
+    summary["clock"] = clock_of(found) if isinstance(found.get("sandbox"), dict) else None
     summary["seats"] = [{key: seat.get(key) for key in ("seat", "bot_id", "bot", "version", "team", "status", "score",
                                                           "rank", "time_ms", "decisions", "error")}
                         for seat in found["seats"]]

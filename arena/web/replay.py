@@ -30,6 +30,7 @@ from collections import OrderedDict
 from typing import Any, Iterator
 
 from arena.games import GameError, IllegalAction, UnknownGame, get_game
+from arena.results.timings import clock_of
 from arena.web.boards import view_function
 
 CHUNK = 64
@@ -43,9 +44,12 @@ class ReplayUnavailable(Exception):
 def parse_log(log: list[dict]) -> tuple[list[dict], list[dict], dict | None, dict[int, dict]]:
     """``(steps, start_failures, end, requests)`` from a match log.
 
-    A step is one decision: ``step seat action by debug ms bank_ms legal_count failure``
-    (``failure`` is the seat's ``{status, error}`` when it failed at this decision, and the
-    action is then the fallback's). ``requests`` maps a step to its logged request message.
+    A step is one decision: ``step seat action by debug ms cpu_ms harness_ms bank_ms
+    legal_count failure`` (``ms`` the wall time of the bot's reply, ``cpu_ms`` the CPU time
+    of all its processes, ``harness_ms`` the harness's own time before the request, each None
+    where not recorded; ``failure`` is the seat's ``{status, error}`` when it failed at this
+    decision, and the action is then the fallback's). ``requests`` maps a step to its logged
+    request message.
     """
     steps: list[dict] = []
     start_failures: list[dict] = []
@@ -65,6 +69,8 @@ def parse_log(log: list[dict]) -> tuple[list[dict], list[dict], dict | None, dic
                 start_failures.append(entry)
             else:
                 failures[event["step"]] = entry
+                if "ms" in event:  # it failed waiting for its reply: the times of the wait
+                    replies.setdefault(event["step"], {"ms": event.get("ms"), "cpu_ms": event.get("cpu_ms")})
         elif kind == "action":
             number = event.get("step")
             request = requests.get(number) or {}
@@ -74,6 +80,7 @@ def parse_log(log: list[dict]) -> tuple[list[dict], list[dict], dict | None, dic
             steps.append({
                 "step": number, "seat": event.get("seat"), "action": event.get("action"),
                 "by": event.get("by", "bot"), "debug": event.get("debug"), "ms": reply.get("ms"),
+                "cpu_ms": reply.get("cpu_ms"), "harness_ms": reply.get("harness_ms"),
                 "bank_ms": (request.get("time") or {}).get("bank_ms"),
                 "legal_count": len(legal) if isinstance(legal, list) else None,
                 "failure": {"status": failure["status"], "error": failure["error"]} if failure else None,
@@ -209,6 +216,7 @@ class Replay:
 
     def __init__(self, match: dict):
         self.match_id = match["id"]
+        self.clock = clock_of(match)
         self.game_name = match["game"]
         self.players = match["players"]
         self.seed = match["seed"]
@@ -343,7 +351,7 @@ class Replay:
         to the end with ``check``; else as far as the frames computed so far go)."""
         if check:
             self.check()
-        return {"game": self.game_name, "players": self.players, "steps": self.steps,
+        return {"game": self.game_name, "players": self.players, "clock": self.clock, "steps": self.steps,
                 "start_failures": self.start_failures, "end": self.end, "views": self.views(),
                 "frame_count": self.frame_count, "chunk_size": CHUNK,
                 "chunks": -(-self.frame_count // CHUNK), "verification": dict(self.verification)}

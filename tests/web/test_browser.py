@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from arena.games import get_game
+from arena.runner.cgroups import cpu_readable as cgroups_cpu_readable
 from arena.results.store import Store
 from arena.web.app import create_app
 from arena.web.export import write_replay
@@ -170,6 +171,16 @@ def test_five_towers_replay_steps_plays_and_switches_views(page, server, web_db,
     assert json.loads(page.locator('[data-testid="action"]').inner_text()) == actions[40]
     assert page.locator(".ft-draw [data-card]").count() == len(snap["draw_pile"])  # the full view
     shoot(page, tmp_path, "five-towers")
+
+    with Store(web_db.path) as store:  # a decision a bot made: its times, on the match's clock
+        actions_logged = [e for e in store.match(match_id)["log"] if e["event"] == "action"]
+    by_bot = next(i for i, event in enumerate(actions_logged) if event["by"] == "bot")
+    page.locator("#v-slider").fill(str(by_bot))
+    wait_frame(page, by_bot)
+    facts = page.locator("#v-decision").inner_text()
+    assert "wall " in facts and "harness " in facts and " clock" in facts
+    if cgroups_cpu_readable():
+        assert "CPU " in facts and "CPU" in page.locator("#v-seats").inner_text()
 
     page.click("#v-play")
     until(lambda: frame(page) > 41, what="play")

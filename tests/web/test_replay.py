@@ -134,11 +134,25 @@ def test_parse_log_pairs_each_decision_with_its_reply_and_failure():
         {"event": "end", "scores": [1, 0], "ranks": [1, 2], "statuses": ["ok", "timeout"], "teams": None},
     ]
     steps, start_failures, end, requests = parse_log(log)
-    assert steps[0] == {"step": 0, "seat": 0, "action": 1, "by": "bot", "debug": "hi", "ms": 3.5, "bank_ms": 9000,
-                        "legal_count": 2, "failure": None}
+    assert steps[0] == {"step": 0, "seat": 0, "action": 1, "by": "bot", "debug": "hi", "ms": 3.5, "cpu_ms": None,
+                        "harness_ms": None, "bank_ms": 9000, "legal_count": 2, "failure": None}
     assert steps[1]["failure"] == {"status": "timeout", "error": "slow"} and steps[1]["ms"] is None
     assert start_failures == [{"seat": 2, "status": "crash", "error": "start-up: gone"}]
     assert end["statuses"] == ["ok", "timeout"] and set(requests) == {0, 1}
+
+
+def test_parse_log_gives_each_decision_its_wall_cpu_and_harness_times():
+    log = [
+        {"event": "request", "seat": 0, "step": 0, "message": {"legal": [1, 2]}},
+        {"event": "reply", "seat": 0, "step": 0, "line": "{}", "ms": 3.5, "harness_ms": 0.2, "cpu_ms": 3.1},
+        {"event": "action", "seat": 0, "step": 0, "action": 1, "by": "bot"},
+        {"event": "request", "seat": 1, "step": 1, "message": {"legal": [1]}},
+        {"event": "failure", "seat": 1, "step": 1, "status": "timeout", "error": "slow", "ms": 150.2, "cpu_ms": 151.0},
+        {"event": "action", "seat": 1, "step": 1, "action": 1, "by": "fallback"},
+    ]
+    steps = parse_log(log)[0]
+    assert (steps[0]["ms"], steps[0]["cpu_ms"], steps[0]["harness_ms"]) == (3.5, 3.1, 0.2)
+    assert (steps[1]["ms"], steps[1]["cpu_ms"]) == (150.2, 151.0), "a decision that timed out: its wait"
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | st.text("ab<", max_size=3),

@@ -85,13 +85,16 @@
       this.steps.forEach((s, i) => { if (s.failure && failedAt[s.seat] === null) failedAt[s.seat] = { step: i, status: s.failure.status, error: s.failure.error }; });
       this.failedAt = failedAt;
       const decisions = new Array(players).fill(0), time = new Array(players).fill(0);
+      const cpu = new Array(players).fill(0);
+      this.hasCpu = this.steps.some((s) => typeof s.cpu_ms === "number");
       this.before = [];
       for (let i = 0; i <= this.steps.length; i++) {
-        this.before.push({ decisions: decisions.slice(), time: time.slice() });
+        this.before.push({ decisions: decisions.slice(), time: time.slice(), cpu: cpu.slice() });
         const s = this.steps[i];
         if (!s) break;
         if (s.by === "bot") decisions[s.seat] += 1;
         if (typeof s.ms === "number") time[s.seat] += s.ms;
+        if (typeof s.cpu_ms === "number") cpu[s.seat] += s.cpu_ms;
       }
     }
 
@@ -303,7 +306,10 @@
       if (s.failure) box.appendChild(h("p", { class: "error-text", "data-testid": "failure" }, "failed here: " + s.failure.status + " — " + s.failure.error));
       box.appendChild(h("pre", { class: "action", "data-testid": "action" }, JSON.stringify(s.action)));
       const facts = [];
-      if (s.ms !== null && s.ms !== undefined) facts.push("reply " + A.ms(s.ms));
+      if (s.ms !== null && s.ms !== undefined) facts.push("wall " + A.ms(s.ms));
+      if (s.cpu_ms !== null && s.cpu_ms !== undefined) facts.push("CPU " + A.ms(s.cpu_ms));
+      if (s.harness_ms !== null && s.harness_ms !== undefined) facts.push("harness " + A.ms(s.harness_ms));
+      if (this.replay.clock) facts.push(this.replay.clock + " clock");
       if (s.bank_ms !== null && s.bank_ms !== undefined) facts.push("bank " + (s.bank_ms / 1000).toFixed(1) + " s");
       if (s.legal_count !== null && s.legal_count !== undefined) facts.push(s.legal_count + " legal actions");
       if (facts.length) box.appendChild(h("p", { class: "muted" }, facts.join(" · ")));
@@ -312,7 +318,8 @@
 
     renderSeats(i) {
       const table = A.clear(this.el("v-seats"));
-      table.appendChild(h("tr", null, h("th", null, "seat"), h("th", null, "status"), h("th", { class: "num" }, "decisions"), h("th", { class: "num" }, "time")));
+      table.appendChild(h("tr", null, h("th", null, "seat"), h("th", null, "status"), h("th", { class: "num" }, "decisions"),
+        h("th", { class: "num" }, "wall"), this.hasCpu ? h("th", { class: "num" }, "CPU") : null));
       const before = this.before[Math.min(i, this.before.length - 1)];
       const acting = this.steps[i] ? this.steps[i].seat : null;
       for (let seat = 0; seat < this.match.players; seat++) {
@@ -323,7 +330,8 @@
           h("td", null, h("span", { class: "seat-dot seat-" + seat }), A.seatName({ names: this.names }, seat)),
           h("td", null, h("span", { class: "status status-" + status, title: down ? failed.error : null }, status)),
           h("td", { class: "num" }, String(before.decisions[seat])),
-          h("td", { class: "num" }, A.ms(before.time[seat])));
+          h("td", { class: "num" }, A.ms(before.time[seat])),
+          this.hasCpu ? h("td", { class: "num" }, A.ms(before.cpu[seat])) : null);
         table.appendChild(row);
       }
     }

@@ -3,8 +3,11 @@
 // It plays any of the three games: by default a seeded random legal action. Standard library
 // only (json.hpp is the JSON reader and writer). stdout carries protocol lines only: write
 // your debugging output to std::cerr.
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <ctime>
 #include <iostream>
 #include <string>
 
@@ -33,6 +36,31 @@ private:
     std::uint64_t state_ = 0;
 };
 
+// When to stop thinking about one request, on the clock the harness runs (the request's
+// "time", docs/protocol.md "Time"): this process's CPU time (std::clock: all its threads) on
+// the CPU clock, else wall time. The budget is 80 % of the per-decision allowance plus 5 % of
+// what is left in the bank.
+class Clock {
+public:
+    explicit Clock(const json::Value& time) {
+        cpu_ = time["clock"].is_string() && time["clock"].str() == "cpu";
+        const double decision = time["decision_ms"].is_number() ? time["decision_ms"].number() : 1000.0;
+        const double bank = time["bank_ms"].is_number() ? time["bank_ms"].number() : 0.0;
+        deadline_ms_ = now_ms() + 0.8 * decision + 0.05 * bank;
+    }
+    double now_ms() const {
+        if (cpu_) return 1000.0 * static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+        return std::chrono::duration<double, std::milli>(
+            std::chrono::steady_clock::now().time_since_epoch()).count();
+    }
+    double left_ms() const { return std::max(0.0, deadline_ms_ - now_ms()); }
+    bool out_of_time() const { return now_ms() >= deadline_ms_; }
+
+private:
+    bool cpu_ = false;
+    double deadline_ms_ = 0.0;
+};
+
 class Bot {
 public:
     // Called at the start of every match: the game, options, your seat, player count, a seed
@@ -53,9 +81,11 @@ public:
     }
 
     // Return the index of the action to play in `legal`. `observation` is everything your
-    // seat may see now (docs/games/<game>.md); `legal` lists every action you may play.
-    std::size_t choose(const json::Value& observation, const json::Value& legal) {
+    // seat may see now (docs/games/<game>.md); `legal` lists every action you may play. A
+    // search stops when clock.out_of_time() (its time on the harness's clock: clock.left_ms()).
+    std::size_t choose(const json::Value& observation, const json::Value& legal, const Clock& clock) {
         (void)observation;
+        (void)clock;
         return static_cast<std::size_t>(rng_.below(legal.size()));
     }
 
@@ -117,7 +147,7 @@ int main(int argc, char** argv) {
             std::size_t index = 0;
             if (legal.is_array() && legal.size() > 0) {
                 try {
-                    index = bot.choose(message["observation"], legal);
+                    index = bot.choose(message["observation"], legal, Clock(message["time"]));
                 } catch (const std::exception& error) {  // a bug must not cost the match
                     std::cerr << "choose failed: " << error.what() << "; playing the first action" << std::endl;
                     index = 0;

@@ -18,6 +18,30 @@ function seededRandom(seed) {
   };
 }
 
+// When to stop thinking about one request, on the clock the harness runs (the request's
+// `time`, docs/protocol.md "Time"): this process's CPU time (process.cpuUsage(), all its
+// threads) on the CPU clock, else wall time. The budget is 80 % of the per-decision
+// allowance plus 5 % of what is left in the bank.
+class Clock {
+  constructor(time = {}) {
+    this.cpu = time.clock === "cpu";
+    const budgetMs = 0.8 * (time.decision_ms ?? 1000) + 0.05 * (time.bank_ms ?? 0);
+    this.deadline = this.now() + budgetMs;
+  }
+
+  now() {  // milliseconds
+    if (this.cpu) {
+      const used = process.cpuUsage();
+      return (used.user + used.system) / 1000;
+    }
+    return performance.now();
+  }
+
+  leftMs() { return Math.max(0, this.deadline - this.now()); }
+
+  outOfTime() { return this.now() >= this.deadline; }
+}
+
 const bot = {
   random: Math.random,
   game: null,
@@ -32,7 +56,8 @@ const bot = {
 
   // Return the index of the action to play in `legal`. `observation` is everything your
   // seat may see now (see docs/games/<game>.md); `legal` lists every action you may play.
-  choose(observation, legal) {
+  // A search stops when clock.outOfTime() (its time on the harness's clock: clock.leftMs()).
+  choose(observation, legal, clock) {
     return Math.floor(this.random() * legal.length);
   },
 };
@@ -48,7 +73,7 @@ input.on("line", (line) => {
     bot.start(message);
     send({ type: "ready", name: "starter-javascript", matches: "many" });
   } else if (message.type === "request") {
-    send({ type: "action", index: bot.choose(message.observation, message.legal) });
+    send({ type: "action", index: bot.choose(message.observation, message.legal, new Clock(message.time)) });
   } else if (message.type === "end") {
     console.error(`match over: ranks ${JSON.stringify(message.ranks)}`);
   } else if (message.type === "quit") {

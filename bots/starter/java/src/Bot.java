@@ -4,6 +4,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,6 +47,39 @@ public final class Bot {
         }
     }
 
+    /**
+     * When to stop thinking about one request, on the clock the harness runs (the request's
+     * {@code time}, docs/protocol.md "Time"): this process's CPU time (all its threads, the
+     * JIT compiler and the garbage collector included, as the harness counts it) on the CPU
+     * clock, else wall time. The budget is 80 % of the per-decision allowance plus 5 % of
+     * what is left in the bank.
+     */
+    static final class Clock {
+        private static final com.sun.management.OperatingSystemMXBean OS =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        private final boolean cpu;
+        private final double deadlineMs;
+
+        Clock(Map<String, Object> time) {
+            cpu = time != null && "cpu".equals(Json.string(time.get("clock")));
+            double decision = time == null ? 1000 : Json.integer(time.get("decision_ms"), 1000);
+            double bank = time == null ? 0 : Json.integer(time.get("bank_ms"), 0);
+            deadlineMs = nowMs() + 0.8 * decision + 0.05 * bank;
+        }
+
+        double nowMs() {
+            return (cpu ? OS.getProcessCpuTime() : System.nanoTime()) / 1e6;
+        }
+
+        double leftMs() {
+            return Math.max(0, deadlineMs - nowMs());
+        }
+
+        boolean outOfTime() {
+            return nowMs() >= deadlineMs;
+        }
+    }
+
     private final Random rng = new Random();
     private String game;
     private long seat;
@@ -66,9 +100,10 @@ public final class Bot {
     /**
      * Return the index of the action to play in {@code legal}. {@code observation} is
      * everything your seat may see now (docs/games/&lt;game&gt;.md); {@code legal} lists every
-     * action you may play (each a {@code Map<String, Object>}).
+     * action you may play (each a {@code Map<String, Object>}). A search stops when
+     * {@code clock.outOfTime()} (its time on the harness's clock: {@code clock.leftMs()}).
      */
-    int choose(Map<String, Object> observation, List<Object> legal) {
+    int choose(Map<String, Object> observation, List<Object> legal, Clock clock) {
         return (int) rng.below(legal.size());
     }
 
@@ -127,6 +162,7 @@ public final class Bot {
             }
             String type = Json.string(message.get("type"));
             if ("start".equals(type)) {
+                new Clock(null).outOfTime();  // loads the CPU-time reader now, not in the first decision
                 bot.start(message);
                 Map<String, Object> ready = new LinkedHashMap<>();
                 ready.put("type", "ready");
@@ -139,7 +175,7 @@ public final class Bot {
                 if (legal != null && !legal.isEmpty()) {
                     try {
                         Map<String, Object> observation = Json.map(message.get("observation"));
-                        index = bot.choose(observation, legal);
+                        index = bot.choose(observation, legal, new Clock(Json.map(message.get("time"))));
                     } catch (RuntimeException error) {  // a bug must not cost the match
                         System.err.println("choose failed: " + error + "; playing the first action");
                         index = 0;
