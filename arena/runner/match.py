@@ -562,9 +562,10 @@ def _final_ranks(state, seats: list[Seat]) -> list[int]:
 
 def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: LiveBots, reuse: bool,
                  extra: dict | None = None) -> None:
-    """Send ``end``. A process kept for another match is frozen (it reads ``end`` when it is
-    thawed for its next ``start``); any other is thawed and sent ``quit`` too, and has
-    `QUIT_GRACE_S` to exit by itself."""
+    """Send ``end``, to every bot thawed (reading it runs under its own deadline,
+    `QUIT_GRACE_S`, not on any clock). A process kept for another match is checked in once it
+    has read ``end`` and waits (`BotProcess.settle`), and is frozen there; any other is sent
+    ``quit`` too and has `QUIT_GRACE_S` to exit by itself."""
     statuses = [s.status for s in seats]
     end = {"type": "end", "scores": state.scores(), "ranks": ranks, "statuses": statuses,
            "teams": state.teams(), **(extra or {})}
@@ -576,8 +577,7 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
         seat.process.freeze()
         seat.clock.settle(seat.process.cpu_ns())
         keep = reuse and seat.wants_many and bots.keep > 0
-        if not keep:
-            seat.process.thaw()
+        seat.process.thaw()  # a frozen bot would never read `end`, and never look settled
         try:
             message = end_message(seat.index, end["scores"], ranks, statuses, end["teams"], extra)
             seat.process.send_line(protocol.encode(message), deadline)
