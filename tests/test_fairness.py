@@ -166,6 +166,22 @@ def on_start():
 def after_reply():
     pass
 ''',
+    # Four threads that work in bursts all the time (a thread pool busy off its turn): kept
+    # between matches (it waits for input between bursts) and frozen there.
+    "bursts": '''
+def burst():
+    while True:
+        until = time.monotonic() + 0.01
+        while time.monotonic() < until:
+            pass
+        time.sleep(0.01)
+def on_start():
+    if not any(t.name == "burst" for t in threading.enumerate()):
+        for _ in range(4):
+            threading.Thread(target=burst, name="burst", daemon=True).start()
+def after_reply():
+    pass
+''',
     # Four child processes spinning forever.
     "children": '''
 children = []
@@ -241,10 +257,11 @@ def test_spinning_off_its_turn_costs_an_honest_opponent_nothing(tmp_path, monkey
             for name, spinner in spinners.items():
                 add("random", match(RANDOM, seed=rep))
                 add(name, match(spinner, seed=rep))
-            # A spinner waiting in the pool for its next match while another match plays.
+            # A restless bot waiting in the pool for its next match while another match plays.
+            # (One that never stops spinning is not kept at all: it never settles after `end`.)
             pool = LiveBots(detect(), keep=4)
             try:
-                play_match(MatchSpec("toy", [spinners["threads"], RANDOM], seed=rep, options={"rounds": 1},
+                play_match(MatchSpec("toy", [spinners["bursts"], RANDOM], seed=rep, options={"rounds": 1},
                                      limits=limits), bots=pool)
                 assert pool.idle_count() == 2
                 add("random", match(RANDOM, seed=rep))
