@@ -12,7 +12,7 @@ def test_python_file_runs_with_the_harness_python(tmp_path):
     bot = tmp_path / "b.py"
     bot.write_text("")
     command = resolve_bot(bot)
-    assert command.argv == (os.path.abspath(sys.executable), str(bot))
+    assert command.argv == (os.path.realpath(sys.executable), str(bot))
     assert command.language == "python"
 
 
@@ -49,7 +49,7 @@ def test_directory_with_bot_toml_names_its_command(tmp_path):
 def test_bot_toml_python_means_the_harness_python(tmp_path):
     (tmp_path / "bot.py").write_text("")
     (tmp_path / "bot.toml").write_text('command = ["python3", "bot.py"]\n')
-    assert resolve_bot(tmp_path).argv == (os.path.abspath(sys.executable), str(tmp_path / "bot.py"))
+    assert resolve_bot(tmp_path).argv == (os.path.realpath(sys.executable), str(tmp_path / "bot.py"))
 
 
 def test_directory_without_bot_toml_is_refused(tmp_path):

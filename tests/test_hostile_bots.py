@@ -254,16 +254,37 @@ def test_proc_shows_only_its_own_processes(arena_match):
     assert not any("pytest" in c or "honest" in c or "--ro-bind" in c for c in commands)
 
 
-def test_mountinfo_names_no_folder_that_is_not_bound(arena_match):
-    """/proc/self/mountinfo shows the host paths of the folders bound into the sandbox (see
-    docs/bots.md, *What a bot can see*), and of nothing else: not the results, not the other bot."""
-    arena_match("mounts", on_start='''
-        mounts = open("/proc/self/mountinfo").read()
-        for path in SECRET_PATHS:
-            if path.startswith("/tmp/") and path in mounts:
-                leak("mountinfo names " + path)
-        sys.stderr.write("MOUNTS %d\\n" % len(mounts.splitlines()))
-        reply({"type": "ready"})''')
+def test_mount_tables_name_no_host_path_of_the_harness(arena_match):
+    """What the kernel says of the sandbox's mounts (/proc/self/mountinfo, mounts, mountstats,
+    and pid 1's) names no host path of the harness: not its temporary folder (the staged copy
+    used to be bound from there, with the harness's pid in its name), not its pid, not the
+    project checkout (arena's rules), not the virtual environment it runs in. See
+    docs/bots.md, *What a bot can see*."""
+    import re
+    import sys
+    import tempfile
+
+    from arena.runner import privatefs
+
+    if not privatefs.wanted():
+        pytest.skip("a private tmpfs for staged copies needs a root harness (rootless: documented)")
+    forbidden = [tempfile.gettempdir().rstrip("/") + "/", str(kit.REPO)]
+    if sys.prefix != sys.base_prefix:
+        forbidden.append(sys.prefix)
+    pid = str(os.getpid())
+    result = arena_match("mounts", on_start=f'''
+        import re
+        for table in ("/proc/self/mountinfo", "/proc/self/mounts", "/proc/self/mountstats", "/proc/1/mountinfo"):
+            text = open(table).read()
+            words = [w for line in text.splitlines() for w in line.split()[3 if table.endswith("info") else 0:]]
+            for word in words:
+                if any(path in word for path in {forbidden!r}) or re.search(r"(?<![0-9]){pid}(?![0-9])", word):
+                    sys.stderr.write("HOSTPATH %s %s\\n" % (table, word))
+        sys.stderr.write("MOUNTS %d\\n" % len(open("/proc/self/mountinfo").read().splitlines()))
+        reply({{"type": "ready"}})''')
+    assert "MOUNTS " in result.seats[0].stderr
+    assert "HOSTPATH" not in result.seats[0].stderr, result.seats[0].stderr
+
 
 def test_its_own_files_are_read_only(arena_match):
     arena_match("tamper", on_start='''

@@ -57,9 +57,16 @@ def _node() -> str:
     return node
 
 
+def python() -> str:
+    """The Python that runs Python bots: the harness's base interpreter, by its real path,
+    never the virtual environment arena may be installed in (whose packages and path a bot
+    has no business seeing: the sandbox binds the interpreter's install folder, not the venv)."""
+    return os.path.realpath(sys.executable)
+
+
 def _interpreter(word: str) -> str | None:
     if word in ("python", "python3"):
-        return os.path.abspath(sys.executable)
+        return python()
     if word in ("node", "nodejs"):
         return _node()
     return None
@@ -167,7 +174,7 @@ def resolve_bot(path: str | os.PathLike) -> BotCommand:
         raise BotError(f"{text} is not a regular file or a directory")
     language = _language_of(target)
     if language == "python":
-        argv = (os.path.abspath(sys.executable), str(target))
+        argv = (python(), str(target))
     elif language == "javascript":
         argv = (_node(), str(target))
     elif os.access(target, os.X_OK):

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from arena.runner import cgroups
+from arena.runner.bots import python as bots_python
 from arena.runner.sandbox import INSTALL_HINT, SandboxUnavailable, detect, requested_mode
 from arena.runner.uids import BOT_UID_BASE
 
@@ -92,7 +93,7 @@ def _clock_lines(hierarchy) -> list[str]:
 
 def _runtime_lines(lines: list[str]) -> list[str]:
     for name, flags in RUNTIMES:
-        found = os.path.abspath(sys.executable) if name == "python3" else shutil.which(name)
+        found = bots_python() if name == "python3" else shutil.which(name)
         label = "python (bots' python)" if name == "python3" else name
         lines.append(f"{label + ' ':.<23} {found + ' (' + _version([found] + flags) + ')' if found else 'not found'}")
     return lines

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from arena import scratch as scratch_folders
 from arena import settings
-from arena.runner import cgroups, files, hostview, seccomp, uids
+from arena.runner import cgroups, files, hostview, privatefs, seccomp, uids
 from arena.runner.freezing import SignalFreezer
 from arena.runner.tokens import kill_by_token
 from arena.runner.bots import BotCommand
@@ -156,6 +156,7 @@ class StagedBot:
 
     command: BotCommand   # relocated into the copy
     content_hash: str
+    engine: str | None = None  # arena's rules copied beside it (`privatefs`), else bound from the checkout
 
 
 class StageCache:
@@ -164,11 +165,18 @@ class StageCache:
     Before each use the original's files are looked at again (names, sizes, inodes, change
     times); when anything changed its hash is computed again, so a changed stored copy is
     caught (`BotChanged`) before it plays.
+
+    As root the folder is a tmpfs private to this process (`arena.runner.privatefs`), holding
+    a copy of arena's rules too (``engine``), so that ``mountinfo`` in the sandbox shows no
+    host path of them.
     """
 
     def __init__(self, folder: str | os.PathLike | None = None):
         self._folder = Path(folder) if folder else None
         self._by_path: dict[str, tuple[tuple, StagedBot]] = {}
+        self._ready = False
+        self._private = False
+        self.engine: str | None = None
 
     @property
     def folder(self) -> Path:
@@ -176,6 +184,14 @@ class StageCache:
             self._folder = scratch_folders.make(scratch_folders.STAGE, mode=0o755)
         elif not self._folder.exists():
             self._folder.mkdir(mode=0o755, parents=True)
+        if self._private and not privatefs.owned():
+            raise RuntimeError("staged copies on a private tmpfs are used by the thread that made them")
+        if not self._ready:
+            self._ready = True
+            self._private = privatefs.mount_private(self._folder)
+            if self._private:
+                init_file, _ = _engine_sources()
+                self.engine = str(privatefs.copy_engine(self._folder / ".engine", init_file.parent))
         return self._folder
 
     def stage(self, bot: BotCommand, expected_hash: str | None = None) -> StagedBot:
@@ -202,12 +218,16 @@ class StageCache:
         else:
             os.rename(target, final)
             os.rmdir(scratch)
-        return StagedBot(relocate(bot, str(final)), digest)
+        return StagedBot(relocate(bot, str(final)), digest, self.engine)
 
     def close(self) -> None:
         if self._folder is not None:
+            if self._private:
+                privatefs.unmount(self._folder)
             files.remove_tree(self._folder)
             self._folder = None
+        self._ready = self._private = False
+        self.engine = None
         self._by_path.clear()
 
 
@@ -236,8 +256,9 @@ def relocate(bot: BotCommand, new_root: str) -> BotCommand:
 # ---- one sandbox per bot version and worker -----------------------------------------------------
 
 def _interpreter_prefixes() -> list[Path]:
-    """Install folders of the interpreters arena runs bots with (Python, Node.js)."""
-    prefixes = {Path(sys.prefix), Path(sys.base_prefix), Path(os.path.realpath(sys.executable)).parent.parent}
+    """Install folders of the interpreters arena runs bots with (Python, Node.js). Not the
+    virtual environment arena runs in (`arena.runner.bots.python`)."""
+    prefixes = {Path(sys.base_prefix), Path(os.path.realpath(sys.executable)).parent.parent}
     node = shutil.which("node") or shutil.which("nodejs")
     if node:
         prefixes.add(Path(os.path.realpath(node)).parent.parent)
@@ -248,6 +269,19 @@ def _engine_sources() -> tuple[Path, Path]:
     """arena's package ``__init__`` and its pure-rules ``games`` package, for bots to import."""
     package = Path(__file__).resolve().parents[1]
     return package / "__init__.py", package / "games"
+
+
+def _engine_binds(engine: str | None) -> list[str]:
+    """Bind arena's rules at ``ENGINE_ROOT``: the copy ``engine`` (an ``arena`` folder), else
+    this checkout's."""
+    if engine is not None:
+        init_file, games = Path(engine) / "__init__.py", Path(engine) / "games"
+    else:
+        init_file, games = _engine_sources()
+        if not games.is_dir():
+            return []
+    return ["--ro-bind", str(init_file), f"{ENGINE_ROOT}/arena/__init__.py",
+            "--ro-bind", str(games), f"{ENGINE_ROOT}/arena/games"]
 
 
 class Sandbox:
@@ -265,16 +299,18 @@ class Sandbox:
     # -- the command line ---------------------------------------------------------------------
 
     def wrap(self, staged: BotCommand, scratch: Path | None, uid: int | None,
-             extra_options: tuple[str, ...] = (), command: tuple[str, ...] | None = None) -> list[str]:
+             extra_options: tuple[str, ...] = (), command: tuple[str, ...] | None = None,
+             engine: str | None = None) -> list[str]:
         """The full argv for one process of ``staged`` (``scratch``: its home in mode none).
 
         Under bubblewrap these are bwrap's arguments; `Launch` hands them to bwrap through a
         file descriptor (``--args``), so that the sandbox's init process, which a bot can see
-        as its pid 1, shows no host paths on its command line."""
+        as its pid 1, shows no host paths on its command line. ``engine``: arena's rules copied
+        with the staged bot (`StagedBot.engine`), else those of this checkout are bound."""
         if self.protections.mode == "none":
             return list(command or staged.argv)
         inside = relocate(staged, BOT_ROOT)
-        argv = self._bubblewrap_common(uid is not None) + ["--ro-bind", staged.root, BOT_ROOT,
+        argv = self._bubblewrap_common(uid is not None) + [*_engine_binds(engine), "--ro-bind", staged.root, BOT_ROOT,
                                                            *extra_options, "--"]
         if uid is not None:
             argv += ["setpriv", f"--reuid={uid}", f"--regid={uids.BOT_GID}", "--clear-groups",
@@ -318,12 +354,7 @@ class Sandbox:
             else:
                 argv += [*parents(str(path)), "--ro-bind", str(path), str(path)]
             bound.append(path)
-        init_file, games = _engine_sources()
-        if games.is_dir():
-            argv += [*parents(f"{ENGINE_ROOT}/arena/games"),
-                     "--ro-bind", str(init_file), f"{ENGINE_ROOT}/arena/__init__.py",
-                     "--ro-bind", str(games), f"{ENGINE_ROOT}/arena/games"]
-        argv += ["--chdir", BOT_HOME]
+        argv += [*parents(f"{ENGINE_ROOT}/arena/games"), "--chdir", BOT_HOME]
         self._common = argv
         return argv
 
@@ -339,7 +370,7 @@ class Sandbox:
             "PYTHONDONTWRITEBYTECODE": "1",
             "PYTHONHASHSEED": "0",  # a deterministic bot stays deterministic across runs
             "ARENA_BOT_TOKEN": token,  # how the harness finds a bot's processes without cgroups
-        } | ({"PYTHONPATH": ENGINE_ROOT} if self.protections.mode == "bubblewrap" else {})
+        } | {"PYTHONPATH": ENGINE_ROOT if self.protections.mode == "bubblewrap" else str(_engine_sources()[1].parents[1])}
 
     # -- one process ---------------------------------------------------------------------------
 
@@ -427,7 +458,7 @@ class Launch:
                 masks, self.data_fds = hostview.bubblewrap_options(self.limits.memory_bytes)
                 extra_options = (*masks, *extra_options)
             argv = sandbox.wrap(staged.command, self.scratch, self.uid.uid if self.uid else None,
-                                extra_options, command)
+                                extra_options, command, staged.engine)
             if self.protections.mode == "bubblewrap":
                 self.args_fd = os.memfd_create("bwrap-args", 0)  # not close-on-exec: bwrap reads it
                 self.seccomp_fd = seccomp.program_fd()  # the system calls it may not make
