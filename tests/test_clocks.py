@@ -165,6 +165,12 @@ def test_all_of_a_bots_cpu_time_is_in_its_turns_and_an_idle_process_is_frozen(tm
         assert group.frozen and wait_until(group.is_frozen), "an idle process is frozen"
         total = group.cpu_ns()
         assert abs(total - turns_ns) < 1e6, "every nanosecond of its CPU time was in a turn"
+        if group.confined is not None:  # only the bot's own processes are frozen, not bubblewrap's
+            outside = (group.folders[cgroups.UNIFIED] / "cgroup.procs").read_text().split()
+            inside = (group.confined / "cgroup.procs").read_text().split()
+            assert len(outside) == 2 and inside
+            assert all(Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"bwrap") for pid in outside)
+            assert not any(Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"bwrap") for pid in inside)
         time.sleep(0.3)
         assert group.cpu_ns() == total, "it used nothing while it waited for its next match"
         again = play_match(MatchSpec("toy", [path, RANDOM], seed=2, options={"rounds": 3}, limits=QUICK), bots=bots)
@@ -454,3 +460,35 @@ def test_the_python_starter_kit_and_the_mcts_bots_budget_on_the_clock_the_reques
         mcts = load(REPO / "bots" / f"{game}_mcts.py")
         assert mcts.timer_for({"clock": "cpu"}) is time.process_time
         assert mcts.timer_for({"clock": "wall"}) is time.perf_counter and mcts.timer_for(None) is time.perf_counter
+
+
+@needs_cgroups
+def test_groups_left_frozen_by_a_killed_harness_are_killed_and_removed(tmp_path):
+    """What a harness killed with -9 leaves (a bot frozen in its confined group) is swept by
+    the next run: thawed, killed, every folder removed."""
+    script = tmp_path / "harness.py"
+    script.write_text(f"""
+import sys, time
+sys.path.insert(0, {str(REPO)!r})
+from arena.runner.livebots import LiveBots
+from arena.runner.match import MatchSpec, play_match
+from arena.runner.sandbox import detect
+bots = LiveBots(detect(), keep=4)
+play_match(MatchSpec("five-towers", [{RANDOM!r}, {RANDOM!r}], seed=1), bots=bots)
+print("READY", flush=True)
+time.sleep(600)
+""")
+    harness = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert harness.stdout.readline().strip() == "READY"
+        prefix = f"{cgroups.PREFIX}{harness.pid}-"
+        unified = cgroups.available().bases.get(cgroups.UNIFIED)
+        left = [p for p in unified.iterdir() if p.name.startswith(prefix)] if unified else []
+        assert unified is None or any((p / cgroups.CONFINED / "cgroup.freeze").read_text().strip() == "1"
+                                      for p in left), "its idle bots wait frozen"
+    finally:
+        harness.kill()
+        harness.wait()
+    assert wait_until(lambda: cgroups.remove_stale() >= 0 and not any(
+        name.startswith(prefix) for base in cgroups.available().bases.values() for name in os.listdir(base)),
+        timeout=30), "swept: no group of the dead harness is left"
