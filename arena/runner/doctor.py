@@ -52,6 +52,8 @@ def report() -> tuple[list[str], bool]:
             f"  writable ............. its home /home/bot and a private /tmp ({limits.disk_mb} MiB each, in memory)",
             "  network .............. none (a loopback of its own)",
             "  processes ............ own PID namespace: /proc shows only its own; all die with it",
+            "  machine load ......... hidden: /proc/stat, loadavg, uptime, meminfo and the other host-wide counters"
+            " are synthetic (the kernel's sysinfo call still gives load averages)",
             f"  user ................. {_yes(protections.separate_user, f'an unprivileged uid of its own, from {BOT_UID_BASE}') if os.geteuid() == 0 else 'the harness user, in a user namespace'}",
         ]
     lines += [
