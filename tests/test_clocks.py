@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -48,8 +49,8 @@ def wait_until(condition, timeout: float = 10.0, step: float = 0.002) -> bool:
     return condition()
 
 
-def play(path: str, limits: Limits = QUICK, other: str = RANDOM, game: str = "toy", **kwargs):
-    options = {"rounds": 3} if game == "toy" else {}
+def play(path: str, limits: Limits = QUICK, other: str = RANDOM, game: str = "toy", rounds: int = 3, **kwargs):
+    options = {"rounds": rounds} if game == "toy" else {}
     return play_match(MatchSpec(game, [path, other], seed=5, options=options, limits=limits, **kwargs))
 
 
@@ -432,10 +433,12 @@ while time.process_time() - since < 0.03:
     pass
 reply({"index": 0})
 since = time.process_time()''')
-    result = play(path, replace(QUICK, decision_ms=1000, bank_ms=0))
+    result = play(path, replace(QUICK, decision_ms=1000, bank_ms=0), rounds=9)
     assert result.seats[0].status == "ok", result.seats[0].error
     charged = [e["cpu_ms"] for e in result.log if e["event"] == "reply" and e["seat"] == 0]
-    assert charged and all(30 <= ms < 31.5 for ms in charged), charged
+    # Counted per tick (4 ms here), the overshoot would be 2 ms on average; a busy machine's
+    # interrupts, counted to the running process by some kernels, may add to one decision.
+    assert charged and all(ms >= 30 for ms in charged) and statistics.median(charged) < 31, charged
 
 
 def test_the_python_starter_kit_and_the_mcts_bots_budget_on_the_clock_the_request_names():
