@@ -62,6 +62,7 @@ def test_the_cpu_clock_charges_cpu_time_and_caps_the_wall_time():
     assert turn.charge(0.9, 5.0) == pytest.approx(0.9)               # slow machine: CPU counts
     assert turn.charge(0.01, 21.0) == pytest.approx(2.0)             # a sleeper: (21 - 1) / 10
     assert turn.over(int(1.1e9), 101.5) is None                      # 1,100 ms of 1,150 ms
+    assert turn.over(int(1.155e9), 101.5) is None                    # within the 10 ms margin
     words = turn.over(int(1.21e9), 101.5)
     assert words == "used 1,210 ms of CPU time; its allowance is 1,000 ms + 150 ms left in its bank (CPU clock)"
     capped = turn.over(int(0.012e9), 100.0 + 12.6)
