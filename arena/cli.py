@@ -132,7 +132,7 @@ LIMIT_OPTIONS = (
     ("bank_ms", "--bank-ms", click.IntRange(0, 3_600_000), "Time bank per match (ms)."),
     ("memory_mb", "--memory-mb", click.IntRange(16, 65_536), "Memory per bot, all its processes (MiB)."),
     ("processes", "--processes", click.IntRange(1, 4096), "Processes and threads per bot."),
-    ("cpu_seconds", "--cpu-seconds", click.IntRange(1, 86_400), "CPU time per bot process (s)."),
+    ("cpu_seconds", "--cpu-seconds", click.IntRange(1, 86_400), "CPU time per bot (s; per process without cgroups)."),
     ("disk_mb", "--disk-mb", click.IntRange(1, 16_384), "A bot's home and /tmp, each (MiB)."),
     ("cpus", "--cpus", click.FloatRange(0.01, 256), "CPU cores per bot at most (cgroups)."),
     ("clock", "--clock", click.Choice(["cpu", "wall"]), "Charge bots CPU time or wall time (default: cpu with cgroups)."),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -48,8 +49,8 @@ def wait_until(condition, timeout: float = 10.0, step: float = 0.002) -> bool:
     return condition()
 
 
-def play(path: str, limits: Limits = QUICK, other: str = RANDOM, game: str = "toy", **kwargs):
-    options = {"rounds": 3} if game == "toy" else {}
+def play(path: str, limits: Limits = QUICK, other: str = RANDOM, game: str = "toy", rounds: int = 3, **kwargs):
+    options = {"rounds": rounds} if game == "toy" else {}
     return play_match(MatchSpec(game, [path, other], seed=5, options=options, limits=limits, **kwargs))
 
 
@@ -61,6 +62,7 @@ def test_the_cpu_clock_charges_cpu_time_and_caps_the_wall_time():
     assert turn.charge(0.9, 5.0) == pytest.approx(0.9)               # slow machine: CPU counts
     assert turn.charge(0.01, 21.0) == pytest.approx(2.0)             # a sleeper: (21 - 1) / 10
     assert turn.over(int(1.1e9), 101.5) is None                      # 1,100 ms of 1,150 ms
+    assert turn.over(int(1.155e9), 101.5) is None                    # within the 10 ms margin
     words = turn.over(int(1.21e9), 101.5)
     assert words == "used 1,210 ms of CPU time; its allowance is 1,000 ms + 150 ms left in its bank (CPU clock)"
     capped = turn.over(int(0.012e9), 100.0 + 12.6)
@@ -169,6 +171,12 @@ def test_all_of_a_bots_cpu_time_is_in_its_turns_and_an_idle_process_is_frozen(tm
         total = group.cpu_ns()
         # Its turns are charged all it used in them; the rest it used reading `end`, thawed.
         assert turns_ns - 1e6 <= total, "every turn was charged its CPU time"
+        if group.confined is not None:  # only the bot's own processes are frozen, not bubblewrap's
+            outside = (group.folders[cgroups.UNIFIED] / "cgroup.procs").read_text().split()
+            inside = (group.confined / "cgroup.procs").read_text().split()
+            assert len(outside) == 2 and inside
+            assert all(Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"bwrap") for pid in outside)
+            assert not any(Path(f"/proc/{pid}/cmdline").read_bytes().startswith(b"bwrap") for pid in inside)
         time.sleep(0.3)
         assert group.cpu_ns() == total, "it used nothing while it waited for its next match"
         again = play_match(MatchSpec("toy", [path, RANDOM], seed=2, options={"rounds": 3}, limits=QUICK), bots=bots)
@@ -430,10 +438,12 @@ while time.process_time() - since < 0.03:
     pass
 reply({"index": 0})
 since = time.process_time()''')
-    result = play(path, replace(QUICK, decision_ms=1000, bank_ms=0))
+    result = play(path, replace(QUICK, decision_ms=1000, bank_ms=0), rounds=9)
     assert result.seats[0].status == "ok", result.seats[0].error
     charged = [e["cpu_ms"] for e in result.log if e["event"] == "reply" and e["seat"] == 0]
-    assert charged and all(30 <= ms < 31.5 for ms in charged), charged
+    # Counted per tick (4 ms here), the overshoot would be 2 ms on average; a busy machine's
+    # interrupts, counted to the running process by some kernels, may add to one decision.
+    assert charged and all(ms >= 30 for ms in charged) and statistics.median(charged) < 31, charged
 
 
 def test_the_python_starter_kit_and_the_mcts_bots_budget_on_the_clock_the_request_names():
@@ -458,3 +468,35 @@ def test_the_python_starter_kit_and_the_mcts_bots_budget_on_the_clock_the_reques
         mcts = load(REPO / "bots" / f"{game}_mcts.py")
         assert mcts.timer_for({"clock": "cpu"}) is time.process_time
         assert mcts.timer_for({"clock": "wall"}) is time.perf_counter and mcts.timer_for(None) is time.perf_counter
+
+
+@needs_cgroups
+def test_groups_left_frozen_by_a_killed_harness_are_killed_and_removed(tmp_path):
+    """What a harness killed with -9 leaves (a bot frozen in its confined group) is swept by
+    the next run: thawed, killed, every folder removed."""
+    script = tmp_path / "harness.py"
+    script.write_text(f"""
+import sys, time
+sys.path.insert(0, {str(REPO)!r})
+from arena.runner.livebots import LiveBots
+from arena.runner.match import MatchSpec, play_match
+from arena.runner.sandbox import detect
+bots = LiveBots(detect(), keep=4)
+play_match(MatchSpec("five-towers", [{RANDOM!r}, {RANDOM!r}], seed=1), bots=bots)
+print("READY", flush=True)
+time.sleep(600)
+""")
+    harness = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert harness.stdout.readline().strip() == "READY"
+        prefix = f"{cgroups.PREFIX}{harness.pid}-"
+        unified = cgroups.available().bases.get(cgroups.UNIFIED)
+        left = [p for p in unified.iterdir() if p.name.startswith(prefix)] if unified else []
+        assert unified is None or any((p / cgroups.CONFINED / "cgroup.freeze").read_text().strip() == "1"
+                                      for p in left), "its idle bots wait frozen"
+    finally:
+        harness.kill()
+        harness.wait()
+    assert wait_until(lambda: cgroups.remove_stale() >= 0 and not any(
+        name.startswith(prefix) for base in cgroups.available().bases.values() for name in os.listdir(base)),
+        timeout=30), "swept: no group of the dead harness is left"

@@ -55,6 +55,8 @@ def report() -> tuple[list[str], bool]:
             "  processes ............ own PID namespace: /proc shows only its own; all die with it",
             "  system calls ......... seccomp: no new namespaces, io_uring, ptrace, keyrings, BPF, perf,"
             " mounts, modules, other ABIs (EPERM)",
+            "  machine load ......... hidden: /proc/stat, loadavg, uptime, meminfo and the other host-wide counters"
+            " are synthetic (the kernel's sysinfo call still gives load averages)",
             f"  user ................. {_yes(protections.separate_user, f'an unprivileged uid of its own, from {BOT_UID_BASE}') if os.geteuid() == 0 else 'the harness user, in a user namespace'}",
         ]
     lines += [
