@@ -1,5 +1,5 @@
 """`arena serve` and `arena replay` as click commands (registered here as a test-only group,
-the way arena/cli.py will with main.add_command), and the escaping helpers."""
+the way arena/cli/play.py does with main.add_command), and the escaping helpers."""
 
 from __future__ import annotations
 
