@@ -16,7 +16,7 @@ from arena.results.store import Store
 from arena.tournament import TournamentConfig, TournamentError, create, load_file, run
 from botmaker import write_bot
 from synthetic import result
-from waiting import PATIENCE
+from waiting import PATIENCE, wait_until
 
 REPO = Path(__file__).resolve().parents[1]
 RANDOM_BOT = str(REPO / "bots" / "random.py")
@@ -146,11 +146,12 @@ def arena(db, *args, **kwargs):
                           capture_output=True, text=True, timeout=PATIENCE, **kwargs)
 
 
-def start_tournament(db, bots, rounds=2):
+def start_tournament(db, bots, rounds=2, env=None, command=None):
     db.parent.mkdir(exist_ok=True)
-    command = [sys.executable, "-m", "arena.cli", "--db", str(db), "tournament", "run", "--game", "five-towers",
-               "--bots", ",".join(bots), "--players", "2", "--rounds", str(rounds), "--seed", "21", "--workers", "1"]
-    return subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    command = (command or [sys.executable, "-m", "arena.cli"]) + [
+        "--db", str(db), "tournament", "run", "--game", "five-towers", "--bots", ",".join(bots), "--players", "2",
+        "--rounds", str(rounds), "--seed", "21", "--workers", "1"]
+    return subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
 
 
 def wait_for_finished(db, count, process):
@@ -179,8 +180,13 @@ def test_kill_9_loses_no_finished_match_and_resume_equals_an_uninterrupted_run(t
     whole = start_tournament(tmp_path / "whole" / "arena.db", bots)
     assert whole.wait(timeout=PATIENCE) == 0, whole.communicate()
     db = tmp_path / "killed" / "arena.db"
-    process = start_tournament(db, bots)
-    wait_for_finished(db, 3, process)
+    # Killed right after its 4th match is stored, however fast or slow the machine is.
+    pause = tmp_path / "pause"
+    pause.mkdir()
+    env = {**os.environ, "PAUSE_AT": "arena.results.store.Store.record_match", "PAUSE_DIR": str(pause),
+           "PAUSE_NTH": "4", "PAUSE_WHEN": "after"}
+    process = start_tournament(db, bots, env=env, command=[sys.executable, str(REPO / "tests" / "paused_arena.py")])
+    wait_until(lambda: (pause / "paused").exists(), process, "the 4th match stored")
     assert leaderboard_json(db)  # readable while the tournament writes
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=PATIENCE)
