@@ -219,3 +219,18 @@ def test_a_build_stream_cannot_write_outside_its_folder_whatever_it_holds(tmp_pa
     unpack(good, tmp_path / "good", 1 << 20)
     assert (tmp_path / "good" / "bin" / "bot").read_bytes() == b"#!/bin/sh\n"
     assert os.readlink(tmp_path / "good" / "latest") == "bin/bot"
+
+
+def test_builds_side_by_side_do_not_stop_each_other(tmp_path):
+    """Seen in CI: `arena submit` of three kits at once; the first build to end was stopped by
+    its token, which every build shared, and that killed the other two (exit code -9)."""
+    from arena.results.submit import submit_many
+
+    quick, slow = tmp_path / "quick", tmp_path / "slow"
+    for folder, build in ((quick, "true"), (slow, "sleep 2 && touch built")):
+        folder.mkdir()
+        (folder / "bot.toml").write_text(f'command = "python3 bot.py"\nbuild = "{build}"\n')
+        shutil.copy(Path(__file__).resolve().parents[1] / "bots" / "random.py", folder / "bot.py")
+    with Store(tmp_path / "arena.db") as store:
+        outcomes, _ = submit_many(store, [quick, slow], "toy", jobs=2)
+    assert [o.error for o in outcomes] == [None, None]

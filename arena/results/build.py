@@ -27,6 +27,7 @@ from arena.runner import files
 from arena.runner.bots import resolve_bot
 from arena.text import printable
 from arena.runner.sandbox import BOT_ROOT, ResourceLimits, Sandbox, SandboxUnavailable, StageCache, detect
+from arena.runner.tokens import new_token
 
 BUILD_SECONDS = 600
 BUILD_LIMITS = ResourceLimits(memory_bytes=4 << 30, cpu_seconds=BUILD_SECONDS, processes=512,
@@ -125,7 +126,9 @@ def _build_in_sandbox(sandbox: Sandbox, staged, build_command: str, out: Path, s
     # Hard links go as files (as cp -R copies them), so the stream holds none.
     script = (f"exec 3>&1 1>&2; cp -R {SOURCE}/. {BOT_ROOT}/ && cd {BOT_ROOT} && {{ chmod -R u+w . 2>/dev/null; true; }}"
               f" && ( {build_command} ) 3>&- && cd / && tar -C {BOT_ROOT} --hard-dereference -cf - . >&3")
-    launch = sandbox.launch(staged, "build", extra_options=tuple(options), command=("/bin/sh", "-c", script))
+    # Its own token: builds run side by side (`submit_many`), and stopping one kills by token.
+    launch = sandbox.launch(staged, f"build-{new_token()}", extra_options=tuple(options),
+                            command=("/bin/sh", "-c", script))
     log, problem, timed_out, code = bytearray(), None, threading.Event(), None
     try:
         process = subprocess.Popen(launch.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -184,7 +187,7 @@ def _build_on_host(sandbox: Sandbox, staged, build_command: str, out: Path, seco
     source, work, result = staged.command.root, str(out / "work"), str(out / "result")
     script = (f'mkdir {work} && cp -R {source}/. {work}/ && cd {work} && ( {build_command} )'
               f' && mkdir {result} && cp -R {work}/. {result}/')
-    launch = sandbox.launch(staged, "build", command=("/bin/sh", "-c", script))
+    launch = sandbox.launch(staged, f"build-{new_token()}", command=("/bin/sh", "-c", script))
     code = None
     try:
         done = subprocess.run(launch.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
