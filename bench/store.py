@@ -221,9 +221,9 @@ def main() -> None:
             in_order.append((time.perf_counter() - start) * 1000)
         describe("commit a match (schedule order, rated at once)", in_order, 1)
     if not args.keep and not args.db:
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(path) + suffix).unlink(missing_ok=True)
-        os.rmdir(folder)
+        import shutil
+
+        shutil.rmtree(folder)  # the database, its WAL, its key file (-secrets) and its bot store
     elif args.keep:
         print(f"kept {path}")
 
