@@ -182,7 +182,9 @@ def test_ctrl_c_right_at_the_start_is_one_line(tmp_path):
     time.sleep(0.1)
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=PATIENCE)
-    assert process.returncode in (130, 0), err
+    # 130, or ended by SIGINT itself (-2: what Python does when a KeyboardInterrupt meets it while
+    # it exits; a shell shows 130 either way), or 0 if the run was over already.
+    assert process.returncode in (130, -signal.SIGINT, 0), err
     assert "Traceback" not in err
 
 
