@@ -8,9 +8,12 @@ One loop, in this order each turn:
    (`arena.contest.ledger`), an accepted version replacing the entrant's in the ladder; a
    test request becomes unrated matches; an organiser's action is applied;
 2. close submissions when the deadline has passed;
-3. give idle match workers test matches first, then the ladder's matches; when the ladder has
-   nothing pending, plan its next batch (`arena.tournament.plans`, from the ratings so far);
-4. store each finished match (`Store.record_match`: ladder matches are rated, test matches not).
+3. give idle match workers test matches first, then the ladder's matches — or, once the
+   organiser started the final (`arena.contest.final`), the final's instead (the ladder then
+   rests); when the ladder has nothing pending, plan its next batch (`arena.tournament.plans`,
+   from the ratings so far);
+4. store each finished match (`Store.record_match`: ladder and final matches are rated within
+   their tournament, test matches not at all).
 
 An inbox row is taken in the same transaction that records its outcome, so after a
 ``kill -9`` the runner started again takes exactly the rows it had not recorded (an upload
@@ -34,6 +37,7 @@ from arena.contest.config import ContestError
 from arena.contest.inbox import Inbox, folder_for
 from arena.contest.uploads import UploadRefused, unpack
 from arena.results.store import Store, StoreError, now
+from arena.tournament.config import TournamentError
 
 POLL_S = 0.2              # how often the inbox is looked at while matches run
 PLAN_EVERY_S = 2.0        # an idle ladder (too few entrants) is asked again this often
@@ -48,6 +52,7 @@ class RunnerStats:
     requests: int = 0
     ladder_matches: int = 0
     test_matches: int = 0
+    final_matches: int = 0
     errors: list[str] = field(default_factory=list)   # unexpected problems (also told to notify)
 
 
@@ -71,6 +76,7 @@ class ContestRunner:
         self._last_seen = 0
         self._in_flight: dict[int, str] = {}     # match id -> "test" | "ladder"
         self._next_plan = 0.0
+        self._secrets: dict[int, str] = {}
         self._lock = threading.Lock()
 
     # ---- the loop ---------------------------------------------------------------------------
@@ -84,8 +90,9 @@ class ContestRunner:
         sweep_stale()
         config = self.contest["config"]
         self.limits = {**vars(Limits()), **(config.limits or {})}
-        self.secret = self.store.tournament_secret(self.contest["ladder_id"])
         self.store.claim_tournament(self.contest["ladder_id"], os.getpid())
+        if self.contest["final_id"] is not None and self.store.tournament(self.contest["final_id"])["status"] != "finished":
+            self.store.claim_tournament(self.contest["final_id"], os.getpid())
         # The match workers are forked before any build thread exists.
         executor = executors.make("local", self.workers, keep=16)
         builds = ThreadPoolExecutor(max_workers=self.build_jobs, thread_name_prefix="contest-build")
@@ -121,6 +128,8 @@ class ContestRunner:
                     self.store.record_match(outcome.job_id, outcome.result)
                     if kind == "test":
                         self.stats.test_matches += 1
+                    elif kind == "final":
+                        self.stats.final_matches += 1
                     else:
                         self.stats.ladder_matches += 1
                 else:
@@ -306,6 +315,19 @@ class ContestRunner:
             except ContestError as error:
                 return f"not done: {error}"
             return f"deadline set to {config.deadline or 'none'}"
+        if do == "final":
+            from arena.contest.final import create_final
+
+            if contest["closed_at"] is None:
+                ledger.set_closed(self.store, contest["id"], row["received_at"])
+                contest = self.contest = records.contest(self.store, contest["id"])
+            try:
+                tournament_id = create_final(self.store, contest)
+            except (ContestError, TournamentError) as error:
+                return f"not done: {error}"
+            self.store.claim_tournament(tournament_id, os.getpid())
+            self.contest = records.contest(self.store, contest["id"])
+            return f"submissions closed; the final started (tournament {tournament_id})"
         return f"not done: unknown action {do!r}"
 
     def _close_at_deadline(self) -> None:
@@ -319,47 +341,67 @@ class ContestRunner:
     # ---- matches ---------------------------------------------------------------------------------
 
     def _fill(self, executor) -> None:
+        """Idle workers get test matches first, then the final's (once it started), else the ladder's."""
         idle = executor.idle_slots()
         if not idle:
             return
-        queue = [m for m in pending_test_matches(self.store, self.contest["id"]) if m["id"] not in self._in_flight]
-        kinds = ["test"] * len(queue)
+        queue = [(m, "test") for m in pending_test_matches(self.store, self.contest["id"])
+                 if m["id"] not in self._in_flight]
         if len(queue) < len(idle):
-            ladder_id = self.contest["ladder_id"]
-            ladder = [m for m in self.store.pending_matches(ladder_id, limit=4 * len(idle))
-                      if m["id"] not in self._in_flight]
-            if not ladder and not any(kind == "ladder" for kind in self._in_flight.values()):
-                ladder = self._plan_ladder(4 * len(idle))
-            queue += ladder
-            kinds += ["ladder"] * len(ladder)
-        for slot, match, kind in zip(idle, queue, kinds):
+            if self.contest["final_id"] is not None:
+                queue += [(m, "final") for m in self._tournament_matches(self.contest["final_id"], "final", len(idle))]
+            else:
+                queue += [(m, "ladder") for m in self._tournament_matches(self.contest["ladder_id"], "ladder", len(idle))]
+        for slot, (match, kind) in zip(idle, queue):
             self._in_flight[match["id"]] = kind
             executor.submit(slot, match["id"], self._spec(match, kind))
 
-    def _plan_ladder(self, limit: int) -> list[dict]:
+    def _tournament_matches(self, tournament_id: int, kind: str, idle: int) -> list[dict]:
+        """Pending matches of the ladder or the final; when it has none (and none in flight),
+        its next step is planned (a final with nothing more to plan is marked finished)."""
+        matches = [m for m in self.store.pending_matches(tournament_id, limit=4 * idle) if m["id"] not in self._in_flight]
+        if matches or any(k == kind for k in self._in_flight.values()):
+            return matches
+        if kind == "final":
+            if not self._plan(tournament_id):
+                if self.store.tournament(tournament_id)["status"] != "finished":
+                    self.store.set_tournament_status(tournament_id, "finished")
+                    self.notify("the final is finished: arena contest grades")
+                return []
+        elif time.monotonic() < self._next_plan or not self._plan(tournament_id):
+            self._next_plan = max(self._next_plan, time.monotonic() + PLAN_EVERY_S)
+            return []
+        return self.store.pending_matches(tournament_id, limit=4 * idle)
+
+    def _plan(self, tournament_id: int) -> int:
+        """Plan and store the next step of a tournament that plans as it goes; how many matches."""
         from dataclasses import replace
 
         from arena.results import keys
         from arena.tournament import plans
 
-        if time.monotonic() < self._next_plan:
-            return []
-        ladder_id = self.contest["ladder_id"]
-        step, _ = plans.next_step(self.store, ladder_id)
+        step, plan = plans.next_step(self.store, tournament_id)
         if not step or not step[0]:
-            self._next_plan = time.monotonic() + PLAN_EVERY_S
-            return []
+            return 0
         matches, state = step
-        matches = [replace(m, seed=keys.deal_seed(self.secret, m.deal)) for m in matches]
-        self.store.add_matches(ladder_id, matches, format_state=state)
-        return self.store.pending_matches(ladder_id, limit=limit)
+        secret = self._secret(tournament_id)
+        matches = [replace(m, seed=keys.deal_seed(secret, m.deal)) for m in matches]
+        added = self.store.add_matches(tournament_id, matches, format_state=state)
+        plan.keep(self.store, tournament_id)
+        return added
+
+    def _secret(self, tournament_id: int) -> str:
+        if tournament_id not in self._secrets:
+            self._secrets[tournament_id] = self.store.tournament_secret(tournament_id)
+        return self._secrets[tournament_id]
 
     def _spec(self, match: dict, kind: str) -> dict:
         from arena.results import keys
 
-        if kind == "ladder" and self.secret:
+        if kind != "test":
+            tournament_id = self.contest["ladder_id"] if kind == "ladder" else self.contest["final_id"]
             deal = match["deal"] if match.get("deal") is not None else match["schedule_index"]
-            seeds = keys.bot_seeds(self.secret, deal, len(match["bots"]))
+            seeds = keys.bot_seeds(self._secret(tournament_id), deal, len(match["bots"]))
         else:
             seeds = keys.bot_seeds(keys.secret_for("test", match["seed"]), 0, len(match["bots"]))
         return {"game": match["game"], "bots": match["bots"], "hashes": match["hashes"], "seed": match["seed"],
