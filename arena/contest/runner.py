@@ -325,6 +325,8 @@ class ContestRunner:
             except ContestError as error:
                 return f"not done: {error}"
             return f"deadline set to {config.deadline or 'none'}"
+        if do == "entrants":
+            return records.add_entrants_with_digests(self.store, contest["id"], payload.get("rows"))
         if do == "final":
             from arena.contest.final import create_final
 
