@@ -399,5 +399,5 @@ def contest_standings_command(ctx, name) -> None:
             click.echo(f"{'-':>4} {'-':>4}  {_printable(row.name):<24}  (not in the final)")
             continue
         low, high = row.rating_interval
-        click.echo(f"{row.rank:>4} {row.band:>4}  {_printable(row.name):<24} {row.rating:>7.1f}  "
+        click.echo(f"{row.rank:>4} {row.band:>4}  {_printable(row.name):<24} {round(row.rating, 1) + 0.0:>7.1f}  "
                    f"{f'{low:.0f} to {high:.0f}':<15} {row.matches:>7}")
