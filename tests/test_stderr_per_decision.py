@@ -131,3 +131,41 @@ def test_the_decisions_stderr_stays_within_the_match_s_caps(tmp_path, test_bot):
     assert pieces[0] == "1" * 20000 + "\n"  # in the first 32 KiB: whole
     assert "bytes of stderr dropped" in "".join(pieces)
     assert pieces[-1].endswith("6" * 20000 + "\n")  # in the last 32 KiB: whole
+
+
+REUSED = '''\
+import json, sys
+matches = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message["type"]
+    if kind == "start":
+        matches += 1
+        print("start %d" % matches, file=sys.stderr, flush=True)
+        print(json.dumps({"type": "ready", "matches": "many"}), flush=True)
+    elif kind == "request":
+        print("match %d step %d" % (matches, message["step"]), file=sys.stderr, flush=True)
+        print(json.dumps({"type": "action", "index": 0}), flush=True)
+    elif kind == "end":
+        print("after end %d" % matches, file=sys.stderr, flush=True)
+    elif kind == "quit":
+        break
+'''
+
+
+def test_a_reused_process_s_pieces_each_go_to_their_own_match_and_decision(tmp_path, test_bot):
+    from arena.runner.livebots import LiveBots
+    from arena.runner.sandbox import detect
+
+    path = _bot(tmp_path, "reused.py", REUSED)
+    bots = LiveBots(detect(), keep=4)
+    try:
+        results = [play_match(MatchSpec("toy", [path, test_bot("greedy.py")], seed=seed, options={"rounds": 2},
+                                        limits=QUICK), bots=bots) for seed in (1, 2)]
+    finally:
+        bots.close()
+    for number, result in enumerate(results, 1):
+        assert _events(result, "ready")[0]["stderr"] == f"start {number}\n"
+        assert [e["stderr"] for e in _events(result, "reply")] == [
+            f"match {number} step {e['step']}\n" for e in _events(result, "reply")]
+        assert [e["stderr"] for e in _events(result, "stderr")] == [f"after end {number}\n"]
