@@ -40,7 +40,7 @@ def rerun_command(ctx: click.Context, match: str, seat: int, bot_path: str | Non
 
     try:
         if os.path.exists(match) or not match.isdigit():
-            recording = from_log_file(match, seat)
+            recording = from_log_file(match, seat, need_bot=bot_path is None)
         else:
             with _store(ctx, create=False, readonly=True) as store:
                 recording = from_store(store, int(match), seat, need_copy=bot_path is None)
@@ -48,7 +48,13 @@ def rerun_command(ctx: click.Context, match: str, seat: int, bot_path: str | Non
             from arena.runner.bots import resolve_bot
 
             resolve_bot(bot_path)  # a missing or unrunnable bot is refused before anything starts
-        report = rerun(recording, bot_path, from_step)
+        chosen = ctx.find_root().params.get("sandbox")  # `arena --sandbox MODE rerun`; else the recorded mode
+        if chosen is not None:
+            from arena.runner.sandbox import detect
+
+            report = rerun(recording, bot_path, from_step, detect(chosen))
+        else:
+            report = rerun(recording, bot_path, from_step)
     except (RerunInputError, RerunError, *_user_errors()) as error:
         raise UsageProblem(_printable(str(error))) from None
     if as_json:

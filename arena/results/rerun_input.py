@@ -56,8 +56,9 @@ def from_store(store, match_id: int, seat: int, need_copy: bool = True) -> Recor
                       f"{row['bot']} v{row['version']}", expected, row)
 
 
-def from_log_file(path: str, seat: int) -> Recording:
-    """Seat ``seat`` of the match in ``path``, a file written by `arena match --log`."""
+def from_log_file(path: str, seat: int, need_bot: bool = True) -> Recording:
+    """Seat ``seat`` of the match in ``path``, a file written by `arena match --log`. With
+    ``need_bot`` the bot that played must still be where the log says."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -73,6 +74,9 @@ def from_log_file(path: str, seat: int) -> Recording:
     label = Path(path).name
     row = _seat_row(data["seats"], seat, label, data["players"])
     bot = str(row.get("bot") or "")
+    if need_bot and not Path(bot).exists():
+        raise RerunInputError(f"the bot of seat {seat}, {bot}, is not there (a log names it as `arena match` was"
+                              " given it, relative to where that ran); name it with --bot PATH")
     seed = data.get("engine_seed", data.get("seed"))
     return _recording(label, data["game"], data["players"], seat, seed, data.get("options") or {}, data["log"],
                       data.get("sandbox") or {}, {}, bot, bot, None, row)
