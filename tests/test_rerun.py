@@ -160,6 +160,49 @@ def test_the_messages_rebuilt_from_a_stored_log_are_the_bytes_that_were_sent(gam
     assert rebuilt == sent
 
 
+ECHOES = """\
+import hashlib, json, sys
+
+# Every line it reads, as a digest of its exact bytes, on stderr; then the first legal action.
+for line in sys.stdin.buffer:
+    sys.stderr.write(hashlib.sha256(line).hexdigest() + "\\n")
+    message = json.loads(line)
+    if message["type"] == "start":
+        print(json.dumps({"type": "ready"}), flush=True)
+    elif message["type"] == "request":
+        print(json.dumps({"type": "action", "index": 0}), flush=True)
+    elif message["type"] == "quit":
+        break
+"""
+
+
+def echoing_bot(folder: Path) -> str:
+    path = write_bot(folder, "echoes")  # made readable for the sandbox's user, then given its own text
+    Path(path).write_text(ECHOES)
+    return path
+
+
+def test_the_bot_reads_the_very_bytes_of_every_message_its_seat_was_sent(db, tmp_path):
+    tournament(db, echoing_bot(tmp_path / "src"), RANDOM)
+    seat = seat_of(db, 1, "echoes")
+    with Store(db, readonly=True) as store:
+        recorded = store.match(1)["seats"][seat]["stderr"]
+    _, report = rerun_json(db, "1", "--seat", str(seat))
+    assert len(recorded.splitlines()) == 1 + 4 + 2  # start, its 4 requests, end and quit
+    assert report["stderr"] == recorded
+
+
+@pytest.mark.parametrize("game", ["five-towers", "agent-avenue", "fifth-avenue"])
+def test_every_game_sends_the_very_bytes_of_an_arena_match_log(tmp_path, game):
+    log = tmp_path / "match.json"
+    played = CliRunner().invoke(main, ["match", game, echoing_bot(tmp_path / "src"), RANDOM, "--seed", "9",
+                                       "--log", str(log)])
+    assert played.exit_code == 0, played.output
+    out = CliRunner().invoke(main, ["rerun", str(log), "--seat", "0", "--json"])
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.stdout)["stderr"] == json.loads(log.read_text())["seats"][0]["stderr"]
+
+
 # ---- bad input: one line, exit code 2 ------------------------------------------------------------
 
 @pytest.fixture
