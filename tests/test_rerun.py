@@ -140,6 +140,18 @@ def test_a_timeout_is_judged_on_the_recorded_limits(db, tmp_path):
     assert "its allowance is 100 ms" in report["steps"][1]["error"]
 
 
+def test_a_bot_s_own_limits_in_its_tournament_are_its_limits_in_the_rerun(db, tmp_path):
+    bot = write_bot(tmp_path / "src", "last", on_request=LAST_LEGAL)
+    config = tmp_path / "t.toml"
+    config.write_text(f'game = "toy"\nseed = 4\nworkers = 1\noptions = {{ rounds = 2 }}\nlimits = {{ decision_ms = 700 }}\n'
+                      f'bots = [{{ path = "{bot}", limits = {{ memory_mb = 200, bank_ms = 300 }} }}, "{RANDOM}"]\n')
+    assert arena(db, "tournament", "run", str(config)).exit_code == 0
+    _, own = rerun_json(db, "1", "--seat", str(seat_of(db, 1, "last")))
+    _, other = rerun_json(db, "1", "--seat", str(seat_of(db, 1, "random")))
+    assert (own["limits"]["memory_mb"], own["limits"]["bank_ms"], own["limits"]["decision_ms"]) == (200, 300, 700)
+    assert (other["limits"]["memory_mb"], other["limits"]["bank_ms"], other["limits"]["decision_ms"]) == (1024, 10000, 700)
+
+
 @pytest.mark.parametrize("game", ["five-towers", "agent-avenue", "fifth-avenue"])
 def test_every_game_reproduces_an_arena_match_log(tmp_path, game):
     log = tmp_path / "match.json"
