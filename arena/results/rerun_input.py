@@ -112,6 +112,17 @@ def _limits(sandbox: dict, overrides: dict, start: dict) -> Limits:
 
 def _recording(label: str, game: str, players: int, seat: int, seed, options: dict, log: list, sandbox: dict,
                overrides: dict, bot: str, bot_label: str, bot_hash: str | None, row: dict) -> Recording:
+    try:
+        return _read_log(label, game, players, seat, seed, options, log, sandbox, overrides, bot, bot_label, bot_hash,
+                         row)
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        if isinstance(error, RerunInputError):
+            raise
+        raise RerunInputError(f"the log of {label} is incomplete or damaged ({type(error).__name__}: {error})") from None
+
+
+def _read_log(label: str, game: str, players: int, seat: int, seed, options: dict, log: list, sandbox: dict,
+              overrides: dict, bot: str, bot_label: str, bot_hash: str | None, row: dict) -> Recording:
     start = None
     ready = None
     start_status, start_error = "ok", None
