@@ -246,7 +246,7 @@ def test_a_step_of_another_seat_is_refused_naming_the_seat_s_own_steps(played):
     other = seat_steps(played, 1)[0]
     out = arena(played, "rerun", "1", "--seat", "0", "--from-step", str(other))
     assert out.exit_code == 2
-    assert f"step {other} is not one of its decision: seat 0 of match 1 decided at steps" \
+    assert f"step {other} is not one of its decisions: seat 0 of match 1 decided at steps" \
            f" {', '.join(map(str, seat_steps(played, 0)))}" in out.output
 
 

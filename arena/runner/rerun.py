@@ -173,8 +173,9 @@ def select_steps(recording: Recording, from_step: int | None) -> list[RecordedSt
                          " there is no step to start from")
     mine = [s.step for s in steps]
     if from_step not in mine:
-        where = "after its last" if from_step > mine[-1] else ("before its first" if from_step < mine[0] else "not one of its")
-        raise RerunError(f"step {from_step} is {where} decision: seat {recording.seat} of {recording.label} decided at"
+        where = ("after its last decision" if from_step > mine[-1] else
+                 "before its first decision" if from_step < mine[0] else "not one of its decisions")
+        raise RerunError(f"step {from_step} is {where}: seat {recording.seat} of {recording.label} decided at"
                          f" steps {_ranges(mine)}")
     return [s for s in steps if s.step >= from_step]
 
