@@ -257,6 +257,7 @@ def failures_command(ctx: click.Context, bot: str | None, tournament_id: int | N
             click.echo(f"{where}: seat {row['seat']} {_printable(row['bot'])} v{row['version']}:"
                        f" {row['status']}: {_printable(row['error'] or '')}")
             click.echo(f"    {_failure_times(store, row)}")
+            click.echo(f"    reproduce it: arena rerun {row['match_id']} --seat {row['seat']}")
             if stderr_lines:
                 tail = printable(store.stderr_of(row["match_id"], row["seat"])).rstrip().splitlines()[-stderr_lines:]
                 for line in tail:

@@ -662,5 +662,12 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
         seat.shut_down()
 
 
+# Public for `arena.runner.rerun`, which judges one seat's re-run exactly as a match judges it.
+await_line = _await_line
+fail_at_start = _fail_at_start
+bad_ready = _bad_ready
+apply_action = _apply
+unrequested_output = _unrequested
+
 __all__ = ["BotError", "Limits", "MatchResult", "MatchSpec", "SeatResult", "STATUSES",
            "derive_seed", "parse_reply", "play_match", "retire", "strip_timing"]
