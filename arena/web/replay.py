@@ -199,28 +199,37 @@ def _copy_of(value: Any) -> tuple[bytes, Callable]:
 
 class _Looks:
     """One state as the views and the check see it: each observation and the snapshot is
-    computed by the engine once, and handed out as a fresh JSON copy each time (plain lists
-    and string keys; the views change what they get, and no frame may share a list with the
-    engine's state, which the next action changes)."""
+    computed by the engine once, as JSON (plain lists and string keys; no frame may share a
+    list with the engine's state, which the next action changes). `observation` and
+    `snapshot` hand out a fresh copy each time (the full views change what they get);
+    `seen_by` hands out one shared copy, never to be changed (a seat's frame, the check)."""
 
-    __slots__ = ("state", "_made")
+    __slots__ = ("state", "_made", "_shared")
 
     def __init__(self, state):
         self.state = state
         self._made: dict = {}
+        self._shared: dict = {}
 
-    def _copy(self, key, make: Callable) -> Any:
+    def _json(self, key, make: Callable) -> tuple[bytes, Callable]:
         made = self._made.get(key)
         if made is None:
             made = self._made[key] = _copy_of(make())
-        text, loads = made
-        return loads(text)
+        return made
 
     def observation(self, seat: int) -> Any:
-        return self._copy(seat, lambda: self.state.observation(seat))
+        text, loads = self._json(seat, lambda: self.state.observation(seat))
+        return loads(text)
 
     def snapshot(self) -> Any:
-        return self._copy("snapshot", self.state.snapshot)
+        text, loads = self._json("snapshot", self.state.snapshot)
+        return loads(text)
+
+    def seen_by(self, seat: int) -> Any:
+        """Seat ``seat``'s observation, shared: read it, never change it."""
+        if seat not in self._shared:
+            self._shared[seat] = self.observation(seat)
+        return self._shared[seat]
 
 
 class _Pass:
@@ -343,7 +352,7 @@ class Replay:
         if request is None:
             return
         report["checked_requests"] += 1
-        for field, engine in (("observation", lambda: looks.observation(step["seat"])),
+        for field, engine in (("observation", lambda: looks.seen_by(step["seat"])),
                               ("legal", state.legal_actions)):
             if field in request and not _same(engine(), request[field]):
                 if len(mismatches) < MAX_MISMATCHES:
@@ -358,12 +367,18 @@ class Replay:
             cursor = self._start_pass([view])
         return cursor
 
+    def _make(self, view: str) -> Callable[[_Looks], Any]:
+        if view.startswith("seat-") and view[5:].isdigit():
+            seat = int(view[5:])
+            return lambda looks: looks.seen_by(seat)  # a frame is never changed once made
+        return view_function(self.game_name, view)
+
     def _start_pass(self, views: list[str]) -> _Pass:
         """One engine pass making the frames of ``views`` (the first pass also checks the log)."""
         verify = self._checker is None
         if verify:
             self._checker = views[0]
-        cursor = _Pass(self._states(verify), {view: view_function(self.game_name, view) for view in views})
+        cursor = _Pass(self._states(verify), {view: self._make(view) for view in views})
         for view in views:
             self._cursors[view] = cursor
         return cursor
