@@ -50,14 +50,13 @@ def serve_command(ctx: click.Context, db: str | None, host: str, port: int) -> N
 @click.pass_context
 def replay_command(ctx: click.Context, match_id: int, output: str | None) -> None:
     """Write one match's replay viewer as a self-contained HTML file (no network needed)."""
-    from arena.web.data import NotFound, StoreError, open_store
+    from arena.web.data import NotFound, StoreError
     from arena.web.export import write_replay
     from arena.web.replay import ReplayUnavailable
 
     path = Path(output or f"match-{match_id}.html")
     try:
-        with open_store(_db(ctx, None)) as store:
-            facts = write_replay(store, match_id, path)
+        facts = write_replay(_db(ctx, None), match_id, path)
     except (StoreError, NotFound, ReplayUnavailable) as error:
         raise click.ClickException(str(error)) from None
     check = facts["verification"] or {}
