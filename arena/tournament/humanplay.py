@@ -21,7 +21,7 @@ from arena.results import keys
 from arena.results.humans import HUMAN
 from arena.results.store import Store
 from arena.results.submit import SubmitError, check_name
-from arena.runner.human import HumanSeat
+from arena.runner.human import HumanSeat, NotYourTurn
 from arena.tournament.config import MAX_SEED, TournamentError
 from arena.tournament.create import resolve_one
 from arena.tournament.formats import ScheduledMatch
@@ -46,6 +46,7 @@ class HumanMatch:
     token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
     result: dict | None = None
     thread: threading.Thread | None = None
+    end_seen: threading.Event = field(default_factory=threading.Event)  # the page got the stored end
 
     def start(self) -> "HumanMatch":
         self.thread = threading.Thread(target=self._run, name=f"play-{self.match_id}", daemon=True)
@@ -54,6 +55,30 @@ class HumanMatch:
 
     def done(self) -> bool:
         return self.thread is not None and not self.thread.is_alive()
+
+    # ---- what a page may do (nothing here reaches another seat's information) ----------------
+
+    def view(self, since: int | None = None, wait_s: float = 0.0) -> dict:
+        """This seat's view: its waiting request (observation, legal actions, clock) or the end."""
+        seen = {**self.human.view(since, wait_s), "done": self.done(), "match_id": self.match_id}
+        if seen["done"] and (seen["end"] or seen["problem"]):
+            self.end_seen.set()
+        return seen
+
+    def submit(self, action) -> str | None:
+        """None when the action was taken, else why not (the engine's reason, or not your turn)."""
+        try:
+            return self.human.submit(action)
+        except NotYourTurn as error:
+            return str(error)
+
+    def leave(self) -> None:
+        self.human.leave()
+
+    def about(self) -> dict:
+        """Public facts of the match: the game, the seats' names, which seat is the person's."""
+        return {"match_id": self.match_id, "tournament_id": self.tournament_id, "game": self.game,
+                "seat": self.seat, "names": self.names, "players": len(self.names), "human": self.human.name}
 
     def _run(self) -> None:
         from arena.runner.match import play_match
