@@ -7,7 +7,7 @@ changed or deleted and "taken" means "recorded there". Rows:
 
 * ``upload``: an entrant's file, under ``uploads/<random>/<sanitised name>``;
 * ``test``: an entrant asks for test matches, ``{"opponents": [names], "matches": n}``;
-* ``action``: the organiser's ``{"do": "withdraw"|"reinstate"|"close"|"open"|"deadline", ...}``.
+* ``action``: the organiser's ``{"do": "withdraw"|"reinstate"|"close"|"open"|"deadline"|"final", ...}``.
 
 Durability: an upload is written to a temporary file and fsynced, renamed into place (the
 folder fsynced), and its row committed (``synchronous = FULL``) before `add_upload` returns:
@@ -44,7 +44,7 @@ CREATE TABLE IF NOT EXISTS inbox (
 CREATE INDEX IF NOT EXISTS inbox_by_entrant ON inbox (entrant, kind, received_at);
 """
 CHUNK = 1 << 20
-ACTIONS = ("withdraw", "reinstate", "close", "open", "deadline")
+ACTIONS = ("withdraw", "reinstate", "close", "open", "deadline", "final")
 
 
 class InboxRefusal(Exception):
@@ -156,7 +156,7 @@ class Inbox:
 
     def add_action(self, do: str, **details) -> Received:
         """An organiser's action for the runner: withdraw/reinstate (``entrant=NAME``), close,
-        open, deadline (``deadline=ISO`` or None)."""
+        open, deadline (``deadline=ISO`` or None), final (close submissions, start the final)."""
         if do not in ACTIONS:
             raise InboxRefusal(f"unknown action {do!r} (known: {', '.join(ACTIONS)})")
         with self._write():
