@@ -26,21 +26,43 @@ def _db(ctx: click.Context, given: str | None) -> str:
 @click.option("--db", "db", metavar="PATH", help="The results database (default: the global --db).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--contest", metavar="NAME", help="Serve this contest (sign-in, uploads, the organiser's page) and"
+              " run its runner.")
+@click.option("--https-cookies", is_flag=True, help="With --contest: mark the session cookie Secure (behind an"
+              " HTTPS reverse proxy).")
 @click.pass_context
-def serve_command(ctx: click.Context, db: str | None, host: str, port: int) -> None:
-    """Serve leaderboards, bots, tournaments and match replays on the web (read-only)."""
+def serve_command(ctx: click.Context, db: str | None, host: str, port: int, contest: str | None,
+                  https_cookies: bool) -> None:
+    """Serve leaderboards, bots, tournaments and match replays on the web (read-only), or,
+    with --contest, a contest's server and its runner."""
     import uvicorn
 
     from arena.web.app import create_app
     from arena.web.data import StoreError
 
     path = _db(ctx, db)
+    if contest is not None:
+        _serve_contest(path, contest, host, port, https_cookies)
+        return
+    if https_cookies:
+        raise click.UsageError("--https-cookies goes with --contest (the plain viewer has no cookies)")
     try:
         app = create_app(path)
     except StoreError as error:
         raise click.ClickException(str(error)) from None
     click.echo(f"serving {path} (read-only) on http://{host}:{port}/  (Ctrl-C to stop)")
     uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def _serve_contest(path: str, contest: str, host: str, port: int, https_cookies: bool) -> None:
+    from arena.contest.config import ContestError
+    from arena.web.contest.serve import serve_contest
+    from arena.web.data import StoreError
+
+    try:
+        serve_contest(path, contest, host, port, https_cookies, click.echo)
+    except (StoreError, ContestError) as error:
+        raise click.ClickException(str(error)) from None
 
 
 @click.command("replay")

@@ -31,6 +31,7 @@ from typing import Callable
 from urllib.parse import quote
 
 import jinja2
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -46,7 +47,7 @@ from arena.contest.entrants import EntrantsError, parse as parse_entrants
 from arena.contest.inbox import Inbox, InboxRefusal, folder_for
 from arena.contest.uploads import UploadRefused, is_zip_name
 from arena.web import data
-from arena.web.app import STATIC, TEMPLATES, SecurityHeaders, Stores, display_board, environment
+from arena.web.app import STATIC, TEMPLATES, SecurityHeaders, Stores, _script_safe, display_board, environment
 from arena.web.boards import DRAWN
 from arena.web.contest import guard, reads
 from arena.web.contest.zipcheck import check_zip
@@ -88,6 +89,7 @@ def _environment() -> jinja2.Environment:
     env = environment()
     env.loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(HERE / "templates")),
                                       jinja2.FileSystemLoader(str(TEMPLATES))])
+    env.filters["script_safe"] = lambda text: Markup(_script_safe(text))
     env.filters["pretty"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
     return env
 
@@ -175,7 +177,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
             return page("error.html", request, who, status=403, title="Not allowed", message=error.detail)
         if not limiter.allow(guard.client_key(request)):
             return page("error.html", request, who, status=429, title="Too many attempts",
-                        message=f"Too many sign-in attempts from your address; wait a minute and try again.")
+                        message="Too many sign-in attempts from your address; wait a minute and try again.")
         token = str(form.get("token") or "")
         entrant = records.entrant_for_token(store, contest_id, token)
         request.session.pop("flash", None)
@@ -369,8 +371,8 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
                 return back("/me")
             sent.file.seek(0)
         try:
-            received = await run_in_threadpool(inboxes.get().add_upload, entrant["name"], sent.filename, sent.file,
-                                               config.upload_bytes, config.submissions_per_day)
+            received = await run_in_threadpool(lambda: inboxes.get().add_upload(
+                entrant["name"], sent.filename, sent.file, config.upload_bytes, config.submissions_per_day))
         except InboxRefusal as error:
             flash(request, "error", f"Refused: {error}.")
             return back("/me")
@@ -405,8 +407,8 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
             problem = f"ask for 1 to {config.test_repeats_max} matches"
         if problem is None:
             try:
-                await run_in_threadpool(inboxes.get().add_test_request, who["entrant"]["name"], opponents, matches,
-                                        config.test_matches_per_hour)
+                await run_in_threadpool(lambda: inboxes.get().add_test_request(
+                    who["entrant"]["name"], opponents, matches, config.test_matches_per_hour))
             except InboxRefusal as error:
                 problem = str(error)
         if problem:
@@ -456,7 +458,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
                     flash(request, "error", f"Refused: {error}")
                     return back("/organiser")
         try:
-            await run_in_threadpool(inboxes.get().add_action, do, **details)
+            await run_in_threadpool(lambda: inboxes.get().add_action(do, **details))
         except InboxRefusal as error:
             flash(request, "error", f"Refused: {error}.")
             return back("/organiser")
@@ -486,7 +488,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
                 current_contest(store)["config"].link_base, token)})
             sent_rows.append({"name": row.name, "email": row.email, "token_sha256": digest})
         try:
-            await run_in_threadpool(send_entrants, inboxes.get(), sent_rows)
+            await run_in_threadpool(lambda: send_entrants(inboxes.get(), sent_rows))
         except InboxRefusal as error:
             flash(request, "error", f"Refused: {error}.")
             return back("/organiser")
