@@ -38,11 +38,11 @@ def anyone(site):
 
 def pages_of(client, site) -> str:
     """Everything a visitor can open about bob and the match ada and bob played."""
-    texts = [client.get(path).text for path in (
-        "/", "/entrants/bob", "/bots/bob", "/entrants/ada", "/me", f"/matches/{site.test_match}",
-        f"/api/matches/{site.test_match}/replay")]
-    for view in ("seat-0", "seat-1", "full", "snapshot"):
-        texts.append(client.get(f"/api/matches/{site.test_match}/frames?view={view}").text)
+    texts = [client.get(path).text for path in ("/", "/entrants/bob", "/bots/bob", "/entrants/ada", "/me")]
+    for match in (site.test_match, site.ladder_match):
+        texts += [client.get(f"/matches/{match}").text, client.get(f"/api/matches/{match}/replay").text]
+        for view in ("seat-0", "seat-1", "full", "snapshot"):
+            texts.append(client.get(f"/api/matches/{match}/frames?view={view}").text)
     return "\n".join(texts)
 
 
@@ -61,8 +61,13 @@ def test_a_signed_in_entrant_cannot_see_anothers_stderr_debug_source_or_refusals
 def test_a_visitor_sees_no_stderr_no_debug_and_no_full_view(anyone, site):
     everything = pages_of(anyone, site)
     assert [s for s in ("ADA-STDERR", "ADA-DEBUG", *PRIVATE_OF_BOB) if s in everything] == []
-    assert anyone.get(f"/api/matches/{site.test_match}/frames?view=full").status_code == 403
-    assert anyone.get(f"/api/matches/{site.test_match}/replay").json()["views"] == ["seat-0", "seat-1"]
+    assert anyone.get(f"/api/matches/{site.ladder_match}/frames?view=full").status_code == 403
+    assert anyone.get(f"/api/matches/{site.ladder_match}/replay").json()["views"] == ["seat-0", "seat-1"]
+
+
+def test_a_visitor_gets_no_replay_of_a_test_match(anyone, site):
+    assert anyone.get(f"/api/matches/{site.test_match}/replay").status_code == 403
+    assert "shown only to the entrants who played in it" in anyone.get(f"/matches/{site.test_match}").text
 
 
 def test_full_views_are_public_when_the_contest_says_so(site, tmp_path):
@@ -75,8 +80,8 @@ def test_full_views_are_public_when_the_contest_says_so(site, tmp_path):
         records.set_config(store, site.contest["id"], config)
     try:
         with TestClient(site.app()) as client:
-            frames = client.get(f"/api/matches/{site.test_match}/frames?view=full")
-            steps = client.get(f"/api/matches/{site.test_match}/replay").json()["steps"]
+            frames = client.get(f"/api/matches/{site.ladder_match}/frames?view=full")
+            steps = client.get(f"/api/matches/{site.ladder_match}/replay").json()["steps"]
         assert frames.status_code == 200 and all(step["debug"] is None for step in steps)
     finally:
         with Store(site.db) as store:

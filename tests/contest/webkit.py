@@ -41,6 +41,7 @@ class Site:
     tokens: dict
     organiser: str
     test_match: int
+    ladder_match: int
 
     def app(self, limiter: AttemptLimiter | None = None, **options):
         return create_contest_app(str(self.db), "course", limiter=limiter, **options)
@@ -67,10 +68,13 @@ def played_site(tmp: Path, **settings) -> Site:
                         " WHERE m.status = 'finished'")
         return row is not None
 
-    run_until(db, tested)
+    run_until(db, lambda store: tested(store) and store.one(
+        "SELECT COUNT(*) AS n FROM matches WHERE tournament_id = ? AND status = 'finished'", [contest["ladder_id"]])["n"])
     with Store(db, readonly=True) as store:
         match_id = store.one("SELECT match_id FROM contest_test_matches")["match_id"]
-    return Site(db, contest, tokens, organiser, match_id)
+        ladder = store.one("SELECT id FROM matches WHERE tournament_id = ? AND status = 'finished' ORDER BY id LIMIT 1",
+                           [contest["ladder_id"]])["id"]
+    return Site(db, contest, tokens, organiser, match_id, ladder)
 
 
 def csrf_of(client: TestClient, path: str = "/") -> str:

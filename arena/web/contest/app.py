@@ -41,7 +41,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from arena.contest import records, tokens
+from arena.contest import records, tokens, views
 from arena.contest.entrant_intake import send_entrants
 from arena.contest.entrants import EntrantsError, parse as parse_entrants
 from arena.contest.inbox import Inbox, InboxRefusal, folder_for
@@ -232,41 +232,46 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         bot = reads.bot_id(store, contest["game"], entrant["name"])
         found = data.bot(store, bot) if bot else None
         history = data.rating_history(store, bot) if bot else []
+        played = views.matches(store, contest, entrant["id"])
+        submitted = views.submissions(store, contest, entrant["id"])
         context = {"contest": contest, "entrant": entrant, "own": own, "private": private, "bot": found,
                    "plot": rating_plot(history) if history else None,
-                   "matches": data.bot_matches(store, bot) if bot else [],
-                   "submissions": reads.submissions(store, contest_id, entrant["id"], refused=private)}
+                   "matches": [m for m in played if m["kind"] != "test" or private],
+                   "submissions": submitted if private else [s for s in submitted if s["status"] == "accepted"]}
         if private:
-            taken = reads.taken(store, contest_id, entrant["id"])
             context.update(
                 failures=data.bot_failures(store, bot) if bot else [],
-                tests=reads.test_matches(store, entrant["id"]),
-                requests=reads.requests(store, contest_id, entrant["id"]),
-                waiting=inboxes.get().waiting_for(entrant["name"], taken),
+                tests=[m for m in played if m["kind"] == "test"],
+                requests=views.requests(store, contest, entrant["id"]),
+                waiting=views.waiting(inboxes.get(), store, contest, entrant["name"]),
                 field=[f["name"] for f in reads.field(store, contest_id)])
         return page("entrant.html", request, who, **context)
 
-    def match_of_contest(store, contest, match_id: int) -> dict:
-        found = data.match(store, match_id)
-        in_contest = found.get("tournament_id") in (contest["ladder_id"], contest["final_id"]) or store.one(
-            "SELECT 1 AS x FROM contest_test_matches WHERE match_id = ? AND contest_id = ?", [match_id, contest_id])
-        if not in_contest:
+    def match_and_access(store, contest, who, match_id: int) -> tuple[dict, dict]:
+        """The match (of this contest, else `NotFound`) and what this visitor may see of it:
+        ``views`` (None: every view; "seats": the players' views; "none": no replay) and
+        ``seats`` (whose stderr and debug text)."""
+        entrant_id = who["entrant"]["id"] if who["role"] == "entrant" else None
+        level = views.match_access(store, contest, match_id, entrant_id)
+        if level is None:
             raise data.NotFound(f"no match {match_id} in this contest")
-        return found
-
-    def access(store, contest, who, found) -> dict:
-        """What this visitor may see of a match: the views, and whose stderr and debug text."""
+        found = data.match(store, match_id)
         if who["role"] == "organiser":
-            return {"views": None, "seats": {s["seat"] for s in found["seats"]}}
-        mine = set()
-        if who["role"] == "entrant":
-            mine = {s["seat"] for s in found["seats"] if s.get("bot") == who["entrant"]["name"]}
-        full = contest["config"].public_replays and found.get("status") == "finished"
-        return {"views": None if full else "seats", "seats": mine}
+            return found, {"views": None, "seats": {s["seat"] for s in found["seats"]}}
+        if level == "own":
+            mine = reads.own_seats(store, contest_id, match_id, entrant_id)
+            return found, {"views": None, "seats": mine}
+        if level == "public":
+            return found, {"views": None, "seats": set()}
+        # "result": a ladder or final match shows the players' views; a test match only its result.
+        test = found.get("tournament_id") is None  # test matches belong to no tournament
+        return found, {"views": "none" if test else "seats", "seats": set()}
 
     def allowed_views(replay: Replay, rule: dict) -> list[str]:
         if rule["views"] is None:
             return replay.views()
+        if rule["views"] == "none":
+            return []
         return [v for v in replay.views() if v.startswith(PUBLIC_VIEWS_ALWAYS)]
 
     def replay_of(store, match_id: int):
@@ -284,16 +289,18 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
 
     def match_page(store, request, who):
         contest = current_contest(store)
-        found = match_of_contest(store, contest, request.path_params["id"])
-        rule = access(store, contest, who, found)
+        found, rule = match_and_access(store, contest, who, request.path_params["id"])
         summary = data.match_summary(found)
-        replay, reason = replay_of(store, found["id"])
-        viewer_data = first_chunk = None
-        if replay is not None:
-            views = allowed_views(replay, rule)
-            first_chunk = replay.chunk_bytes(views[0], 0).decode()
+        viewer_data = first_chunk = reason = None
+        if rule["views"] == "none":
+            reason = "The replay of a test match is shown only to the entrants who played in it."
+        else:
+            replay, reason = replay_of(store, found["id"])
+        if reason is None:
+            shown = allowed_views(replay, rule)
+            first_chunk = replay.chunk_bytes(shown[0], 0).decode()
             viewer_data = {"match": {**summary, "seed": str(summary["seed"])}, "replay": filtered_summary(replay, rule),
-                           "source": "api", "drawn": found["game"] in DRAWN and views[0] == "full"}
+                           "source": "api", "drawn": found["game"] in DRAWN and shown[0] == "full"}
         stderr = {s["seat"]: s.get("stderr") or "" for s in found["seats"] if s["seat"] in rule["seats"]}
         return page("contest_match.html", request, who, match=summary, stderr=stderr, viewer=viewer_data,
                     reason=reason, first_chunk=first_chunk)
@@ -304,11 +311,13 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
             who = viewer(store, request)
             try:
                 contest = current_contest(store)
-                found = match_of_contest(store, contest, request.path_params["id"])
+                found, rule = match_and_access(store, contest, who, request.path_params["id"])
+                if rule["views"] == "none":
+                    return JSONResponse({"error": "the replay of a test match is its players' only"}, status_code=403)
                 replay, reason = replay_of(store, found["id"])
                 if replay is None:
                     return JSONResponse({"error": reason}, status_code=409)
-                return function(request, replay, access(store, contest, who, found))
+                return function(request, replay, rule)
             except data.NotFound as error:
                 return JSONResponse({"error": str(error)}, status_code=404)
         return endpoint
@@ -423,15 +432,14 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
     def organiser_page(store, request, who):
         need(who, "organiser")
         contest = current_contest(store)
-        taken = reads.taken(store, contest_id)
-        queue = [row for row in inboxes.get().rows_after(0, limit=100_000) if row["id"] not in taken][:200]
         final = None
         if contest["final_id"]:
             final = display_board(data.tournament_standings(store, contest["final_id"], "all"))
-        return page("organiser.html", request, who, contest=contest, entrants=reads.entrants_overview(store, contest_id),
-                    submissions=reads.submissions(store, contest_id, limit=100), queue=queue,
-                    failures=reads.failures(store, contest["game"]), requests=reads.requests(store, contest_id),
-                    final=final, progress=reads.ladder_progress(store, contest["ladder_id"]),
+        return page("organiser.html", request, who, contest=contest, entrants=views.entrants(store, contest),
+                    submissions=views.all_submissions(store, contest, limit=100),
+                    queue=views.queue(inboxes.get(), store, contest), failures=views.failures(store, contest),
+                    requests=reads.requests(store, contest_id), final=final,
+                    progress=reads.ladder_progress(store, contest["ladder_id"]),
                     issued=request.session.pop("issued", None))
 
     async def organiser_action(request: Request):
@@ -477,7 +485,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         if sent is not None and not isinstance(sent, str) and sent.filename:
             text = (await sent.read()).decode("utf-8", "replace")
         try:
-            rows = parse_entrants(text, taken={e["name"] for e in reads.entrants_overview(store, contest_id)})
+            rows = parse_entrants(text, taken=records.entrant_names(store, contest_id))
         except EntrantsError as error:
             flash(request, "error", "Refused: " + "; ".join(error.problems[:5]))
             return back("/organiser")
