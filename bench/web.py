@@ -24,6 +24,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -205,7 +206,87 @@ def bench_match_server(db: str, match_id: int, decisions: int, repeat: int) -> N
             server.stop()
 
 
-# ---- 3. in the browser ----------------------------------------------------------------------------
+# ---- 3. `arena replay`: a new process each time, as a person runs it --------------------------------
+
+IMPORTED_FILES = """import sys, importlib.util
+from arena.entry import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+for module in list(sys.modules.values()):
+    path = getattr(module, '__file__', None)
+    if path:
+        print(path)
+        if path.endswith('.py'):
+            print(importlib.util.cache_from_source(path))
+"""
+
+
+def _files_read(command: list[str], env: dict) -> list[str]:
+    """The files a run of ``arena ...`` reads: its modules (source and bytecode), Python and
+    its libraries, and the database."""
+    out = subprocess.run([sys.executable, "-c", IMPORTED_FILES, *command], env=env, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    files = [line for line in out if os.path.isfile(line)]
+    files += [os.path.realpath(sys.executable)]
+    with open("/proc/self/maps") as maps:  # shared libraries this Python maps
+        files += sorted({line.split()[-1] for line in maps if ".so" in line and line.split()[-1].startswith("/")})
+    return files
+
+
+def _evict(files: list[str]) -> None:
+    """Drop the files from the OS page cache, as after a reboot or under memory pressure
+    (posix_fadvise DONTNEED; pages that another process keeps mapped stay)."""
+    for path in files:
+        try:
+            handle = os.open(path, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            os.posix_fadvise(handle, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(handle)
+
+
+def _run_replay(command: list[str], env: dict) -> tuple[float, float]:
+    """(wall ms, CPU ms of the process: user + system) of one ``arena ...`` run."""
+    before = os.times()
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "arena", *command], env=env, check=True, stdout=subprocess.DEVNULL)
+    wall = (time.perf_counter() - start) * 1000
+    after = os.times()
+    return wall, (after.children_user - before.children_user + after.children_system - before.children_system) * 1000
+
+
+def bench_replay_command(db: str, match_id: int, folder: Path, repeat: int) -> None:
+    out = folder / "replay.html"
+    command = ["--db", db, "replay", str(match_id), "-o", str(out)]
+    # As a person's install runs it: Python writes and reads bytecode (a session may have turned
+    # that off), and the checkout is what `arena` imports.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(ROOT)
+    files = _files_read(command, env)
+    print(f"`arena replay` of the match, a new process each time ({os.path.getsize(db) / 1024:.0f} KiB database;"
+          f" load average {os.getloadavg()[0]:.1f}):", flush=True)
+    _run_replay(command, env)  # bytecode written
+    cold_wall, cold_cpu, warm_wall, warm_cpu = [], [], [], []
+    for _ in range(max(3, repeat // 3)):
+        _evict(files)
+        wall, cpu = _run_replay(command, env)
+        cold_wall.append(wall)
+        cold_cpu.append(cpu)
+        wall, cpu = _run_replay(command, env)
+        warm_wall.append(wall)
+        warm_cpu.append(cpu)
+    size = out.stat().st_size
+    describe(f"cold: its {len(files)} files dropped from the OS cache first", cold_wall, 1000, size)
+    describe("cold: CPU time of the process (user + system)", cold_cpu)
+    describe("warm: run again", warm_wall, 1000, size)
+    describe("warm: CPU time of the process (user + system)", warm_cpu)
+
+
+# ---- 4. in the browser ----------------------------------------------------------------------------
 
 STEP_TIMES = """async ({view, order}) => {
   const viewer = window.arenaViewer;
@@ -304,6 +385,7 @@ def main() -> None:
             if args.work:
                 kept.write_text(json.dumps([db, match_id, decisions]))
         bench_match_server(db, match_id, decisions, args.repeat)
+        bench_replay_command(db, match_id, folder, args.repeat)
         if not args.no_browser:
             bench_browser(db, match_id, args.repeat)
 

@@ -58,11 +58,13 @@ def ratings_recompute_command(ctx: click.Context, game: str | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1, max=MAX_ID), help="At most this many rows (per game).")
 @click.option("--all-versions", is_flag=True, help="Every rated version, not only each bot's latest (game leaderboards).")
+@click.option("--no-humans", "no_humans", is_flag=True,
+              help="Leave out people who played with arena play (game leaderboards; they are in by default).")
 @click.option("--confidence", is_flag=True, help="Add each rank's 90% bootstrap interval by mean points (a running tournament;"
               " a finished one's refit standings always show 95% intervals and bands).")
 @click.pass_context
 def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, tournament_id: int | None,
-                        fmt: str, limit: int | None, all_versions: bool, confidence: bool) -> None:
+                        fmt: str, limit: int | None, all_versions: bool, confidence: bool, no_humans: bool) -> None:
     """Bots ordered by conservative skill (mu - 3 sigma); a finished tournament's by the refit
     of all its matches (rating, 95% intervals, tied bands)."""
     if confidence and tournament_id is None:
@@ -88,9 +90,10 @@ def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, t
                 add_rank_confidence(store, board)
             boards = [board]
         elif all_games:
-            boards = [game_leaderboard(store, name, limit, versions) for name in rated_games(store)]
+            boards = [game_leaderboard(store, name, limit, versions, humans=not no_humans)
+                      for name in rated_games(store)]
         else:
-            boards = [game_leaderboard(store, game, limit, versions)]
+            boards = [game_leaderboard(store, game, limit, versions, humans=not no_humans)]
     if not boards and fmt == "table":
         click.echo("no ratings yet")
         return
@@ -257,6 +260,7 @@ def failures_command(ctx: click.Context, bot: str | None, tournament_id: int | N
             click.echo(f"{where}: seat {row['seat']} {_printable(row['bot'])} v{row['version']}:"
                        f" {row['status']}: {_printable(row['error'] or '')}")
             click.echo(f"    {_failure_times(store, row)}")
+            click.echo(f"    reproduce it: arena rerun {row['match_id']} --seat {row['seat']}")
             if stderr_lines:
                 tail = printable(store.stderr_of(row["match_id"], row["seat"])).rstrip().splitlines()[-stderr_lines:]
                 for line in tail:

@@ -343,8 +343,7 @@ def test_a_running_tournament_page_updates_itself(page, server, web_db, tmp_path
 def test_the_replay_file_works_without_a_network(browser, web_db, tmp_path):
     match_id = web_db.match_ids("fifth-avenue")[0]
     path = tmp_path / "match.html"
-    with Store(web_db.path) as store:
-        write_replay(store, match_id, path)
+    write_replay(web_db.path, match_id, path)
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     requested, errors = [], []
     context.route("**/*", lambda route: (requested.append(route.request.url),

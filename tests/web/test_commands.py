@@ -6,6 +6,8 @@ from __future__ import annotations
 import html as html_module
 import json
 import re
+import subprocess
+import sys
 
 import click
 import pytest
@@ -40,6 +42,30 @@ def test_replay_writes_one_self_contained_file(web_db, tmp_path):
     data = json.loads(re.search(r'<script type="application/json" id="viewer-data">(.*?)</script>', html, re.S)[1])
     assert data["source"] == "inline" and set(data["chunks"]) == {"full", "seat-0", "seat-1"}
     assert data["replay"]["views"] == ["full", "seat-0", "seat-1"]
+
+
+def test_arena_replay_imports_neither_the_server_nor_sqlite_utils_nor_numpy(web_db, tmp_path):
+    # Its start-up is most of its time (docs/web.md, Speed): the file needs none of them.
+    match_id = web_db.match_ids("fifth-avenue")[0]
+    code = ("import sys; from arena.entry import main\n"
+            "try: main(sys.argv[1:])\nexcept SystemExit as end: code = end.code\n"
+            "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'starlette', 'uvicorn', 'sqlite_utils', 'numpy'})\n"
+            "print(code, heavy)")
+    out = subprocess.run([sys.executable, "-c", code, "--db", str(web_db.path), "replay", str(match_id),
+                          "-o", str(tmp_path / "m.html")], capture_output=True, text=True)
+    assert out.stdout.splitlines()[-1] == "0 []", out.stdout + out.stderr
+
+
+def test_a_replay_file_written_in_one_engine_pass_equals_the_servers_frames(web_db):
+    from arena.web import data
+    from arena.web.replay import Replay
+
+    match_id = web_db.match_ids("agent-avenue")[0]
+    found = data.match_for_file(web_db.path, match_id)
+    one_pass = Replay(found).all_chunks(["full", "seat-0", "seat-1"])
+    lazy = Replay(found)
+    for view, chunks in one_pass.items():
+        assert [json.loads(c) for c in chunks] == [lazy.chunk(view, i) for i in range(lazy.chunk_count(view))]
 
 
 def test_replay_through_a_group_and_its_errors(web_db, tmp_path, monkeypatch):

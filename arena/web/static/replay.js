@@ -61,12 +61,13 @@
       this.names = {};
       for (const seat of this.match.seats) this.names[seat.seat] = seat.bot + " v" + seat.version;
       this.chunks = new Map(); // "view:index" -> {start, base, ops, frames: []} or a Promise
-      this.view = "full";
+      // The first view served: "full", or the first one allowed (the contest server may offer seat views only).
+      this.view = data.replay.views.includes("full") ? "full" : data.replay.views[0];
       this.index = 0;
       this.playing = false;
       this.timer = null;
       this.el = (id) => root.querySelector("#" + id);
-      if (firstChunk) this.chunks.set("full:0", this.decoder(firstChunk));
+      if (firstChunk) this.chunks.set(this.view + ":0", this.decoder(firstChunk));
       this.prepareSeats();
       this.build();
       this.readHash();
