@@ -283,8 +283,10 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
     def filtered_summary(replay: Replay, rule: dict, check: bool = False) -> dict:
         summary = replay.summary(check=check)
         summary["views"] = allowed_views(replay, rule)
-        summary["steps"] = [step if step.get("seat") in rule["seats"] else {**step, "debug": None}
+        summary["steps"] = [step if step.get("seat") in rule["seats"] else {**step, "debug": None, "stderr": None}
                             for step in summary["steps"]]
+        summary["stderr"] = {when: [text if seat in rule["seats"] else None for seat, text in enumerate(texts)]
+                             for when, texts in (summary.get("stderr") or {}).items()}  # only its own seats'
         return summary
 
     def match_page(store, request, who):
