@@ -137,7 +137,7 @@ def test_a_timeout_is_judged_on_the_recorded_limits(db, tmp_path):
     assert code == 0
     assert report["limits"]["decision_ms"] == 100 and report["limits"]["bank_ms"] == 0
     assert report["steps"][1]["status"] == "timeout"
-    assert "its allowance is 100 ms" in report["steps"][1]["error"]
+    assert "its limit was 100 ms" in report["steps"][1]["error"]
 
 
 def test_a_bot_s_own_limits_in_its_tournament_are_its_limits_in_the_rerun(db, tmp_path):
