@@ -137,7 +137,7 @@ def test_a_timeout_is_judged_on_the_recorded_limits(db, tmp_path):
     assert code == 0
     assert report["limits"]["decision_ms"] == 100 and report["limits"]["bank_ms"] == 0
     assert report["steps"][1]["status"] == "timeout"
-    assert "its allowance is 100 ms" in report["steps"][1]["error"]
+    assert "its limit was 100 ms" in report["steps"][1]["error"]
 
 
 def test_a_bot_s_own_limits_in_its_tournament_are_its_limits_in_the_rerun(db, tmp_path):
@@ -285,3 +285,14 @@ def test_the_recorded_sandbox_mode_is_used_unless_one_is_named(played):
     named = CliRunner().invoke(main, ["--db", played, "--sandbox", "none", "rerun", "1", "--seat", "0"])
     assert named.exit_code == 0, named.output
     assert "note: the match ran in sandbox mode bubblewrap; this re-run in none" in named.output
+
+
+def test_a_match_not_played_yet_has_nothing_to_rerun(db, tmp_path):
+    from arena.tournament.config import TournamentConfig
+    from arena.tournament.create import create
+
+    with Store(db) as store:
+        create(store, TournamentConfig(game="toy", bots=[write_bot(tmp_path / "src", "a"), RANDOM], players=2, seed=3))
+    out = arena(db, "rerun", "1", "--seat", "0")
+    assert out.exit_code == 2
+    assert "match 1 has not been played yet (pending): there is nothing to re-run" in out.output
