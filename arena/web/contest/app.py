@@ -234,6 +234,9 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         history = data.rating_history(store, bot) if bot else []
         played = views.matches(store, contest, entrant["id"])
         submitted = views.submissions(store, contest, entrant["id"])
+        for row in submitted:  # the stored copy's path on the server is not the entrant's business
+            if isinstance(row["validation"], dict):
+                row["validation"].pop("bot", None)
         context = {"contest": contest, "entrant": entrant, "own": own, "private": private, "bot": found,
                    "plot": rating_plot(history) if history else None,
                    "matches": [m for m in played if m["kind"] != "test" or private],
@@ -559,7 +562,8 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
     app = Starlette(routes=routes, exception_handlers={HTTPException: refused}, lifespan=lifespan)
     app.add_middleware(SessionMiddleware, secret_key=guard.session_key(folder), session_cookie=guard.SESSION_COOKIE,
                        max_age=guard.SESSION_DAYS * 86400, same_site="lax", https_only=https_cookies)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(guard.SameOriginReferrer)
+    app.add_middleware(SecurityHeaders)  # outermost: it adds what the inner ones did not set
     app.state.contest_id = contest_id
     app.state.folder = folder
     return app

@@ -111,3 +111,26 @@ def client_key(request: Request) -> str:
     """The address the limit counts by (behind a proxy on this machine, uvicorn puts the
     forwarded client's address here)."""
     return request.client.host if request.client else "unknown"
+
+
+class SameOriginReferrer:
+    """ASGI middleware: ``Referrer-Policy: same-origin`` on every response.
+
+    The plain viewer's ``no-referrer`` would make Chromium send ``Origin: null`` with this
+    site's own forms, and `check_origin` needs the real origin. ``same-origin`` still sends
+    nothing to other sites (a sign-in link's token never leaves in a Referer)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_policy(message):
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"referrer-policy", b"same-origin")]
+            await send(message)
+
+        await self.app(scope, receive, with_policy)
