@@ -110,8 +110,8 @@ class ContestRunner:
 
     def turn(self, executor, builds: ThreadPoolExecutor) -> None:
         self.contest = records.contest(self.store, self.contest["id"])
-        self._take_inbox(builds)
         self._close_at_deadline()
+        self._take_inbox(builds)
         self._fill(executor)
         busy = bool(self._in_flight)
         outcomes = executor.wait(timeout=POLL_S) if busy else []
@@ -180,6 +180,10 @@ class ContestRunner:
                 ledger.record_request(store, contest["id"], row, None, f"refused: no entrant called {row['entrant']!r}")
                 return
             closed = store.one("SELECT closed_at FROM contests WHERE id = ?", [contest["id"]])["closed_at"]
+            deadline = config.deadline_at()
+            if deadline is not None:  # an upload after the deadline is late even before the loop closes
+                stamp = deadline.isoformat(timespec="milliseconds")
+                closed = min(closed, stamp) if closed else stamp
 
             def refuse(reason: str, build_log: str | None = None) -> None:
                 ledger.record_submission(store, contest, entrant, row, accepted=False, reason=reason,
