@@ -33,6 +33,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
 
 from arena.contest import records  # noqa: E402
 from arena.contest.config import ContestConfig  # noqa: E402
@@ -70,8 +71,10 @@ class ContestBench:
         with Store(self.db) as store:
             contest, _ = records.create_contest(store, "bench", ContestConfig(game=GAME, submissions_per_day=1000,
                                                                               workers=self.workers))
-            records.add_entrants(store, contest["id"], [EntrantRow(i, n, f"{n}@example.org")
-                                                        for i, n in enumerate(self.names)])
+            issued = records.add_entrants(store, contest["id"], [EntrantRow(i, n, f"{n}@example.org")
+                                                                 for i, n in enumerate(self.names)])
+            self.tokens = {row["name"]: row["token"] for row in issued}
+            self.organiser_token = records.reissue_organiser_token(store, contest["id"])
         self.contest_id = contest["id"]
 
     def start_runner(self) -> None:
@@ -184,19 +187,30 @@ class ContestBench:
 
 
 def run(entrants: int = 200, minutes: float = 10.0, workers: int | None = None, build_jobs: int = 1,
-        keep: bool = False, during=None) -> dict:
+        keep: bool = False, during=None, pages: bool = True) -> dict:
     bench = ContestBench(entrants, minutes, workers, build_jobs)
     bench.setup()
     bench.start_runner()
+    timer = None
+    if pages:  # the web app's pages, timed over HTTP while the entrants upload (bench/contest_pages.py)
+        from contest_pages import PageTimer
+
+        timer = PageTimer(bench.db, "bench", dict(list(bench.tokens.items())[:20]), bench.organiser_token).start()
     try:
         uploader = threading.Thread(target=bench.upload_all)
         uploader.start()
         uploader.join()
         bench.wait(during=during)
+        if timer is not None:
+            figures_pages, timer = timer.stop(), None
         figures = bench.figures()
+        if pages:
+            figures["pages"] = figures_pages
         figures["views_p95_ms"] = bench.time_views()
         return figures
     finally:
+        if timer is not None:
+            timer.stop()
         bench.stop_runner()
         if not keep:
             bench.cleanup()
@@ -211,9 +225,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, help="match workers of the runner (default: one per core)")
     parser.add_argument("--build-jobs", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the contest's folder")
+    parser.add_argument("--no-pages", dest="pages", action="store_false",
+                        help="do not serve and time the web pages meanwhile")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    figures = run(args.entrants, args.minutes, args.workers, args.build_jobs, args.keep)
+    figures = run(args.entrants, args.minutes, args.workers, args.build_jobs, args.keep, pages=args.pages)
     print(f"{figures['entrants']} entrants uploading within {figures['window_minutes']:g} minutes while the ladder runs")
     print(f"  uploads acknowledged {figures['acknowledged']}, recorded {figures['recorded']}, lost {figures['lost']}")
     print(f"  accepted {figures['accepted']}, validation ok {figures['validated_ok']}")
@@ -228,6 +244,10 @@ def main() -> None:
     print("  reads for pages (arena.contest.views), p95 over 100 random entrants, after the run:")
     for label, value in figures["views_p95_ms"].items():
         print(f"    {label}: {value:.1f} ms")
+    if "pages" in figures:
+        from contest_pages import print_figures
+
+        print_figures(figures["pages"])
     if figures["lost"] or figures["accepted"] != figures["acknowledged"]:
         raise SystemExit(1)
 

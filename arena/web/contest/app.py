@@ -177,7 +177,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
             return page("error.html", request, who, status=403, title="Not allowed", message=error.detail)
         if not limiter.allow(guard.client_key(request)):
             return page("error.html", request, who, status=429, title="Too many attempts",
-                        message="Too many sign-in attempts from your address; wait a minute and try again.")
+                        message="Too many failed sign-in attempts from your address; wait a minute and try again.")
         token = str(form.get("token") or "")
         entrant = records.entrant_for_token(store, contest_id, token)
         request.session.pop("flash", None)
@@ -188,6 +188,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
             request.session.update(role="organiser", key=tokens.digest(token)[:32])
             request.session.pop("entrant_id", None)
             return back("/organiser")
+        limiter.failed(guard.client_key(request))
         return page("error.html", request, who, status=403, title="Not signed in",
                     message="This sign-in link is not valid (mistyped, or replaced by a newer one). Ask the organiser.")
 
