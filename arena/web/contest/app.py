@@ -301,8 +301,9 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         else:
             replay, reason = replay_of(store, found["id"])
         if reason is None:
+            # The frames are not computed here: the viewer fetches them (`api_frames`) after the
+            # page has painted, so the page costs one log read however busy the machine is.
             shown = allowed_views(replay, rule)
-            first_chunk = replay.chunk_bytes(shown[0], 0).decode()
             viewer_data = {"match": {**summary, "seed": str(summary["seed"])}, "replay": filtered_summary(replay, rule),
                            "source": "api", "drawn": found["game"] in DRAWN and shown[0] == "full"}
         stderr = {s["seat"]: s.get("stderr") or "" for s in found["seats"] if s["seat"] in rule["seats"]}
