@@ -108,7 +108,7 @@ def contest_list_command(ctx) -> None:
 
     with _store(ctx, create=False, readonly=True) as store:
         rows = records.contests(store)
-    click.echo(f"{'contest':<24} {'game':<14} {'entrants':>8} {'uploads':>8}  submissions")
+    click.echo(f"{'contest':<24} {'game':<14} {'entrants':>8} {'uploads':>8}  state")
     for row in rows:
         state = "open" if row["closed_at"] is None else f"closed {row['closed_at'][:16]}"
         if row["final_id"]:
