@@ -45,3 +45,18 @@ def test_an_unknown_name_is_a_404_page(accepted):
     with TestClient(create_contest_app(str(accepted), "course")) as client:
         answer = client.get("/entrants/nobody")
     assert answer.status_code == 404 and "no entrant &#39;nobody&#39; in this contest" in answer.text
+
+
+def test_the_organiser_sees_the_links_of_200_new_entrants_once(accepted):
+    from arena.contest import records
+    from webkit import csrf_of, sign_in
+
+    with Store(accepted) as store:
+        organiser = records.reissue_organiser_token(store, records.contest(store, "course")["id"])
+    rows = "name,email\n" + "".join(f"student{n:03d},s{n}@example.org\n" for n in range(200))
+    with TestClient(create_contest_app(str(accepted), "course")) as client:
+        sign_in(client, organiser)
+        shown = client.post("/organiser/entrants", data={"csrf": csrf_of(client, "/organiser"), "rows": rows}).text
+        again = client.get("/organiser").text
+    assert shown.count("https://contest.example.org/signin/") == 200
+    assert "/signin/" not in again

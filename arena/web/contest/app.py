@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import secrets
 import threading
 from pathlib import Path
 from typing import Callable
@@ -57,6 +58,7 @@ from arena.web.replay import CHUNK, Replay, ReplayCache, ReplayUnavailable
 HERE = Path(__file__).resolve().parent
 PUBLIC_VIEWS_ALWAYS = "seat-"   # a player's own view: public; the full views only with public_replays
 FORM_SLACK = 64 << 10           # what a multipart form adds to its file
+DRAIN_CAP = 256 << 20           # the most of a too-large upload read (and thrown away) before answering
 
 
 class Inboxes:
@@ -106,6 +108,8 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
     env = _environment()
     replays = ReplayCache(replay_cache_size)
     limiter = limiter or guard.AttemptLimiter()
+    fresh_links: dict[str, list[dict]] = {}  # new entrants' links, until the organiser's next page shows them
+    links_lock = threading.Lock()
 
     def current_contest(store) -> dict:
         return records.contest(store, contest_id)
@@ -360,7 +364,13 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         if not length or not length.isdigit():
             raise HTTPException(411, "The upload must say its size (Content-Length).")
         if int(length) > config.upload_bytes + FORM_SLACK:
-            # Refused before reading it; the session's flash still needs a check of who asks.
+            # Refused unread. The body is drained (up to a cap) so that the browser, still
+            # sending, gets the answer rather than a reset connection.
+            drained = 0
+            async for chunk in request.stream():
+                drained += len(chunk)
+                if drained > DRAIN_CAP:
+                    break
             if who["role"] == "entrant":
                 flash(request, "error", f"Refused: the upload is larger than the limit of {_size(config.upload_bytes)}.")
                 return back("/me")
@@ -445,7 +455,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
                     queue=views.queue(inboxes.get(), store, contest), failures=views.failures(store, contest),
                     requests=reads.requests(store, contest_id), final=final,
                     progress=reads.ladder_progress(store, contest["ladder_id"]),
-                    issued=request.session.pop("issued", None))
+                    issued=fresh_links.pop(request.session.pop("issued", None) or "", None))
 
     async def organiser_action(request: Request):
         store = stores.get()
@@ -505,7 +515,14 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         except InboxRefusal as error:
             flash(request, "error", f"Refused: {error}.")
             return back("/organiser")
-        request.session["issued"] = issued  # shown once, on the next page (the session cookie is signed, HttpOnly)
+        # Shown once, on the next page. Kept here, not in the cookie (200 links would not fit in
+        # its 4 KiB); the session holds only the key to them. A restart forgets them: re-issue.
+        key = secrets.token_urlsafe(16)
+        with links_lock:
+            while len(fresh_links) >= 64:
+                fresh_links.pop(next(iter(fresh_links)))
+            fresh_links[key] = issued
+        request.session["issued"] = key
         flash(request, "ok", f"Sent {len(rows)} new entrants to the runner; copy their links below now:"
                              " they are not shown again.")
         return back("/organiser")
