@@ -12,12 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -25,6 +20,7 @@ import pytest
 from botmaker import READY, TEMPLATE
 from contestkit import GOOD_BOT, make_contest, upload, zipped
 from waiting import PATIENCE
+from webkit import Server
 
 from arena.contest import records
 from arena.results.store import Store
@@ -32,7 +28,6 @@ from arena.results.store import Store
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-TESTS = Path(__file__).resolve().parents[1]
 
 LOUD_BOT = TEMPLATE.format(on_start=" " * 8 + READY, on_request=(
     " " * 8 + 'sys.stderr.write("ADA-STDERR thinking\\n"); sys.stderr.flush()\n'
@@ -53,31 +48,9 @@ def contest_server(tmp_path_factory):
         organiser = records.reissue_organiser_token(store, contest["id"])
     upload(db, "bob", GOOD_BOT)
     upload(db, "cy", GOOD_BOT + b"# cy\n")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
-    log = open(root / "server.log", "w")  # a file, not a pipe: nobody has to read it for the server to go on
-    server = subprocess.Popen([sys.executable, "-m", "arena", "--db", str(db), "serve", "--contest", "course",
-                               "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + PATIENCE
-    while True:
-        try:
-            urllib.request.urlopen(url + "/", timeout=5).read()
-            break
-        except OSError:
-            assert server.poll() is None, (root / "server.log").read_text()
-            assert time.monotonic() < deadline, "the contest server did not start"
-            time.sleep(0.1)
-    yield {"url": url, "tokens": tokens, "organiser": organiser, "db": db}
-    server.send_signal(signal.SIGTERM)
-    try:
-        server.wait(30)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
-    log.close()
+    server = Server(db, root)
+    yield {"url": server.url, "tokens": tokens, "organiser": organiser, "db": db}
+    server.stop()
 
 
 @pytest.fixture(scope="module")
