@@ -9,7 +9,9 @@ the contest's inbox exactly as the web app's do (`arena.contest.inbox.Inbox.add_
 random moments spread over the window. It reports: uploads acknowledged and recorded (none
 may be lost), accepted (every one must be validated), the time from upload to acceptance and
 from upload to the entrant's first finished ladder match (p50, p95, max), ladder matches
-played, and then the p95 time of the reads the pages make (`arena.contest.views`).
+played; meanwhile every 15 s an entrant asks for a test match, and the time from request to
+the match played is reported too; and then the p95 time of the reads the pages make
+(`arena.contest.views`).
 
 Importable: `ContestBench` sets up, starts the runner, uploads and measures; another bench
 (the web pages' timing) can open ``bench.db`` read-only while it runs (``during``).
@@ -66,6 +68,9 @@ class ContestBench:
         self.random = random.Random(seed)
         self.runner: subprocess.Popen | None = None
         self.acknowledged: dict[int, str] = {}   # inbox id -> entrant
+        self.test_every_s = 15.0                  # an entrant asks for a test match this often (0: never)
+        self._stop_tests = threading.Event()
+        self._tester: threading.Thread | None = None
 
     def setup(self) -> None:
         with Store(self.db) as store:
@@ -88,6 +93,9 @@ class ContestBench:
     def upload_all(self) -> None:
         """Every entrant uploads once, at a random moment within the window (as the web app does)."""
         source = (REPO / "bots" / "random.py").read_bytes()
+        if self.test_every_s:
+            self._tester = threading.Thread(target=self.request_tests, args=(self.test_every_s, self._stop_tests))
+            self._tester.start()
         moments = sorted((self.random.uniform(0, self.minutes * 60), name) for name in self.names)
         start = time.monotonic()
         with Inbox(folder_for(self.db, "bench")) as inbox:
@@ -97,6 +105,16 @@ class ContestBench:
                     time.sleep(delay)
                 received = inbox.add_upload(name, f"{name}.py", source + f"\n# {name}\n".encode(), 1 << 20, 1000)
                 self.acknowledged[received.id] = name
+
+    def request_tests(self, every_s: float, stop: threading.Event) -> None:
+        """Every ``every_s`` seconds an entrant with a version asks for a test match against another."""
+        with Store(self.db, readonly=True, live=True) as store, Inbox(folder_for(self.db, "bench")) as inbox:
+            while not stop.wait(every_s):
+                ready = [r["name"] for r in store.query("SELECT name FROM contest_entrants WHERE contest_id = ?"
+                                                        " AND bot_version_id IS NOT NULL", [self.contest_id])]
+                if len(ready) >= 2:
+                    entrant, opponent = self.random.sample(ready, 2)
+                    inbox.add_test_request(entrant, [opponent], 1, per_hour=1000)
 
     def done(self, store: Store) -> bool:
         """Every acknowledged upload recorded, and every accepted version has played a ladder match."""
@@ -110,6 +128,14 @@ class ContestBench:
         return row["recorded"] >= len(self.acknowledged) and row["unplayed"] == 0
 
     def wait(self, patience_s: float = 1800.0, during=None) -> None:
+        try:
+            self._wait(patience_s, during)
+        finally:
+            self._stop_tests.set()
+            if self._tester is not None:
+                self._tester.join()
+
+    def _wait(self, patience_s: float, during) -> None:
         deadline = time.monotonic() + patience_s
         with Store(self.db, readonly=True, live=True) as store:
             while not self.done(store):
@@ -142,6 +168,10 @@ class ContestBench:
                 " WHERE m.tournament_id = ? AND m.status = 'finished' GROUP BY s.bot_version_id",
                 [contest["ladder_id"]])}
             ladder = store.tournament(contest["ladder_id"])
+            tests = [_seconds(r["ended_at"], r["received_at"]) for r in store.query(
+                "SELECT r.received_at, m.ended_at FROM contest_requests r JOIN contest_test_matches t"
+                " ON t.contest_id = r.contest_id AND t.inbox_id = r.inbox_id JOIN matches m ON m.id = t.match_id"
+                " WHERE r.contest_id = ? AND m.status = 'finished'", [self.contest_id])]
         recorded = {r["inbox_id"] for r in rows}
         accepted = [r for r in rows if r["status"] == "accepted"]
         return {
@@ -153,6 +183,7 @@ class ContestBench:
             "upload_to_first_ladder_match_s": _percentiles(
                 [_seconds(first[r["bot_version_id"]], r["received_at"]) for r in accepted if r["bot_version_id"] in first]),
             "ladder_matches": ladder["matches_finished"],
+            "test_request_to_played_s": _percentiles(tests), "test_matches": len(tests),
         }
 
     def time_views(self, rounds: int = 100) -> dict:
@@ -241,6 +272,10 @@ def main() -> None:
         else:
             print(f"  {label}: p50 {f['p50']:.1f} s, p95 {f['p95']:.1f} s, max {f['max']:.1f} s")
     print(f"  ladder matches played: {figures['ladder_matches']}")
+    tests = figures["test_request_to_played_s"]
+    if tests["p50"] is not None:
+        print(f"  test match, request -> played ({figures['test_matches']} requests, one every 15 s): p50 {tests['p50']:.1f} s,"
+              f" p95 {tests['p95']:.1f} s, max {tests['max']:.1f} s")
     print("  reads for pages (arena.contest.views), p95 over 100 random entrants, after the run:")
     for label, value in figures["views_p95_ms"].items():
         print(f"    {label}: {value:.1f} ms")

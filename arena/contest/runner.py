@@ -319,12 +319,20 @@ class ContestRunner:
             return "submissions open"
         if do == "deadline":
             config = contest["config"]
+            old = config.deadline_at()
             config.deadline = payload.get("deadline")
             try:
                 records.set_config(self.store, contest["id"], config)
             except ContestError as error:
                 return f"not done: {error}"
+            new = config.deadline_at()
+            closed_by_deadline = old is not None and contest["closed_at"] == old.isoformat(timespec="milliseconds")
+            if closed_by_deadline and (new is None or new.isoformat(timespec="milliseconds") > now()):
+                ledger.set_closed(self.store, contest["id"], None)  # a deadline moved on opens them again
+                return f"deadline set to {config.deadline or 'none'}; submissions open again"
             return f"deadline set to {config.deadline or 'none'}"
+        if do == "entrants":
+            return records.add_entrants_with_digests(self.store, contest["id"], payload.get("rows"))
         if do == "final":
             from arena.contest.final import create_final
 
