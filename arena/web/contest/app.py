@@ -43,7 +43,6 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from arena.contest import records, tokens, views
-from arena.contest.entrant_intake import send_entrants
 from arena.contest.entrants import EntrantsError, parse as parse_entrants
 from arena.contest.inbox import Inbox, InboxRefusal, folder_for
 from arena.contest.uploads import UploadRefused, is_zip_name
@@ -511,7 +510,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
                 current_contest(store)["config"].link_base, token)})
             sent_rows.append({"name": row.name, "email": row.email, "token_sha256": digest})
         try:
-            await run_in_threadpool(lambda: send_entrants(inboxes.get(), sent_rows))
+            await run_in_threadpool(lambda: inboxes.get().add_action("entrants", rows=sent_rows))
         except InboxRefusal as error:
             flash(request, "error", f"Refused: {error}.")
             return back("/organiser")

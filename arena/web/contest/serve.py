@@ -80,12 +80,12 @@ def serve_contest(db_path: str, contest: str, host: str, port: int, https_cookie
 
 def runner_main(db_path: str, contest: str) -> int:
     """The runner process: the contest runner until SIGTERM or SIGINT."""
-    from arena.contest.entrant_intake import WebContestRunner
+    from arena.contest.runner import ContestRunner
 
     stop = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stop.set())
-    runner = WebContestRunner(db_path, contest, notify=lambda line: print(f"runner: {line}", file=sys.stderr,
+    runner = ContestRunner(db_path, contest, notify=lambda line: print(f"runner: {line}", file=sys.stderr,
                                                                           flush=True))
     runner.run(stop=stop)
     return 0
