@@ -60,3 +60,9 @@ def test_the_organiser_sees_the_links_of_200_new_entrants_once(accepted):
         again = client.get("/organiser").text
     assert shown.count("https://contest.example.org/signin/") == 200
     assert "/signin/" not in again
+
+
+def test_the_leaderboard_lists_each_entrants_current_version(accepted):
+    with TestClient(create_contest_app(str(accepted), "course")) as client:
+        page = client.get("/").text
+    assert '<tr data-bot="ada">' in page and 'href="/bots/ada"' in page

@@ -205,13 +205,11 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
 
     def index_page(store, request, who):
         contest = current_contest(store)
-        board = data.tournament_standings(store, contest["ladder_id"], "latest") if contest["ladder_id"] else None
         final = None
         if contest["final_id"]:
             final = display_board(data.tournament_standings(store, contest["final_id"], "all"))
-        return page("contest_index.html", request, who, contest=contest,
-                    board=display_board(board) if board else None, final=final,
-                    progress=reads.ladder_progress(store, contest["ladder_id"]))
+        return page("contest_index.html", request, who, contest=contest, board=views.leaderboard(store, contest),
+                    final=final, progress=reads.ladder_progress(store, contest["ladder_id"]))
 
     def me_page(store, request, who):
         if who["role"] == "organiser":
@@ -418,8 +416,10 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
             problem = "you have no accepted version yet"
         elif not opponents:
             problem = "pick at least one opponent"
-        elif len(opponents) > min(config.test_opponents_max, contest["players"] - 1):
-            problem = f"pick at most {min(config.test_opponents_max, contest['players'] - 1)} opponents"
+        elif contest["players"] == 2 and len(opponents) > config.test_opponents_max:
+            problem = f"pick at most {config.test_opponents_max} opponents (one match against each)"
+        elif contest["players"] > 2 and len(opponents) != contest["players"] - 1:
+            problem = f"pick {contest['players'] - 1} opponents (a {contest['players']}-player match)"
         elif any(name not in known for name in opponents):
             problem = "pick opponents from the list (entrants with an accepted version)"
         try:
