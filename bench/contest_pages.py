@@ -1,12 +1,12 @@
-"""The contest server's page times under load: `PageTimer` serves the contest's web app
-(`arena.web.contest.app`, uvicorn on a loopback port, in a thread of this process) and, in
-another thread, keeps opening its pages over HTTP as signed-in entrants, the organiser and
-visitors would, timing each request end to end (`time.perf_counter` around the whole HTTP
+"""The contest server's page times under load: `PageTimer` keeps opening the pages of a
+running `arena serve --contest` over HTTP (in a thread), as signed-in entrants, the organiser
+and visitors would, timing each request end to end (`time.perf_counter` around the whole HTTP
 request and the body read).
 
-Used by bench/contest_server.py (``--pages``, on by default): it starts the timer once the
-contest exists and stops it when every upload has played, so the pages are timed while the
-entrants upload and the ladder runs.
+Used by bench/contest_server.py (on unless ``--no-pages``): it serves the contest with
+`arena serve --contest` (the web process and its runner process, exactly as deployed), starts
+the timer once the contest exists and stops it when every upload has played, so the pages are
+timed while the entrants upload and the ladder runs.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import http.cookiejar
 import random
 import re
+import socket
 import statistics
 import threading
 import time
@@ -24,32 +25,34 @@ CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 PAUSE_S = 0.05      # between two page loads of the timer (about 15 pages a second at most)
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_server(url: str, process, patience_s: float = 120.0) -> None:
+    deadline = time.monotonic() + patience_s
+    while True:
+        try:
+            urllib.request.urlopen(url + "/", timeout=5).read()
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"the contest server at {url} did not start") from None
+            time.sleep(0.1)
+
+
 class PageTimer:
-    def __init__(self, db, contest: str, entrant_tokens: dict[str, str], organiser_token: str, seed: int = 1):
-        self.db, self.contest = str(db), contest
+    def __init__(self, url: str, db, entrant_tokens: dict[str, str], organiser_token: str, seed: int = 1):
+        self.url, self.db = url, str(db)
         self.entrant_tokens, self.organiser_token = entrant_tokens, organiser_token
         self.random = random.Random(seed)
         self.times: dict[str, list[float]] = {}
         self.failures: list[str] = []
         self._stop = threading.Event()
 
-    # ---- the server -------------------------------------------------------------------------
-
     def start(self) -> "PageTimer":
-        import uvicorn
-
-        from arena.web.contest.app import create_contest_app
-
-        config = uvicorn.Config(create_contest_app(self.db, self.contest), host="127.0.0.1", port=0,
-                                log_level="warning")
-        self.server = uvicorn.Server(config)
-        self._serving = threading.Thread(target=self.server.run, daemon=True)
-        self._serving.start()
-        while not self.server.started:
-            if not self._serving.is_alive():
-                raise SystemExit("the contest's web app did not start")
-            time.sleep(0.02)
-        self.url = f"http://127.0.0.1:{self.server.servers[0].sockets[0].getsockname()[1]}"
         self.entrants = {name: self._signed_in(token) for name, token in self.entrant_tokens.items()}
         self.organiser = self._signed_in(self.organiser_token)
         self.visitor = urllib.request.build_opener()
@@ -60,8 +63,6 @@ class PageTimer:
     def stop(self) -> dict:
         self._stop.set()
         self._timing.join(60)
-        self.server.should_exit = True
-        self._serving.join(30)
         return self.figures()
 
     def _signed_in(self, token: str):

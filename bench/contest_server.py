@@ -82,11 +82,16 @@ class ContestBench:
             self.organiser_token = records.reissue_organiser_token(store, contest["id"])
         self.contest_id = contest["id"]
 
-    def start_runner(self) -> None:
+    def start_runner(self, serve_port: int | None = None) -> None:
+        """`arena contest run`; with ``serve_port``, `arena serve --contest` instead: the web app
+        on that port and the runner in a process of its own, as a contest is served."""
         command = [sys.executable, "-m", "arena", "--db", str(self.db), "contest", "run", "bench",
                    "--build-jobs", str(self.build_jobs)]
         if self.workers:
             command += ["--workers", str(self.workers)]
+        if serve_port is not None:
+            command = [sys.executable, "-m", "arena", "--db", str(self.db), "serve", "--contest", "bench",
+                       "--port", str(serve_port)]
         self.log = open(self.folder / "runner.log", "w")
         self.runner = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
 
@@ -221,12 +226,17 @@ def run(entrants: int = 200, minutes: float = 10.0, workers: int | None = None, 
         keep: bool = False, during=None, pages: bool = True) -> dict:
     bench = ContestBench(entrants, minutes, workers, build_jobs)
     bench.setup()
-    bench.start_runner()
     timer = None
-    if pages:  # the web app's pages, timed over HTTP while the entrants upload (bench/contest_pages.py)
-        from contest_pages import PageTimer
+    if pages:  # served as `arena serve --contest` does; its pages timed over HTTP meanwhile (bench/contest_pages.py)
+        from contest_pages import PageTimer, free_port, wait_for_server
 
-        timer = PageTimer(bench.db, "bench", dict(list(bench.tokens.items())[:20]), bench.organiser_token).start()
+        port = free_port()
+        bench.start_runner(serve_port=port)
+        wait_for_server(f"http://127.0.0.1:{port}", bench.runner)
+        timer = PageTimer(f"http://127.0.0.1:{port}", bench.db, dict(list(bench.tokens.items())[:20]),
+                          bench.organiser_token).start()
+    else:
+        bench.start_runner()
     try:
         uploader = threading.Thread(target=bench.upload_all)
         uploader.start()
@@ -257,7 +267,7 @@ def main() -> None:
     parser.add_argument("--build-jobs", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the contest's folder")
     parser.add_argument("--no-pages", dest="pages", action="store_false",
-                        help="do not serve and time the web pages meanwhile")
+                        help="run `arena contest run` alone (default: `arena serve --contest`, its pages timed)")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     figures = run(args.entrants, args.minutes, args.workers, args.build_jobs, args.keep, pages=args.pages)
