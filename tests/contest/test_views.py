@@ -40,6 +40,9 @@ def test_an_entrants_page_reads_versions_matches_history_and_only_their_own_stde
         cy = views.entrant_by_name(store, contest, "cy")
         assert views.match_access(store, contest, ladder[0]["id"], cy["id"]) == "result"  # replays not public
         assert views.seat_detail(store, contest, ladder[0]["id"], cy["id"]) == []
+        organiser = views.seat_detail(store, contest, ladder[0]["id"], None)
+        assert sorted(s["name"] for s in organiser) == ["ada", "bob"]
+        assert all("thinking hard" in s["stderr"] for s in organiser)
 
 
 def test_the_leaderboard_and_organiser_lists(tmp_path):
