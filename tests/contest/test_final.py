@@ -12,7 +12,7 @@ from arena.contest import records
 from arena.contest.config import ContestError
 from arena.contest.final import final_config, finalists, grades_csv, standings
 from arena.results.store import Store
-from contestkit import CRASHING_BOT, GOOD_BOT, inbox, make_contest, run_until, submissions, upload
+from contestkit import CRASHING_BOT, GOOD_BOT, inbox, make_contest, run_until, upload
 
 
 def final_finished(store) -> bool:
