@@ -9,6 +9,8 @@ import os
 import re
 import subprocess
 import sys
+import threading
+import time
 import urllib.request
 from pathlib import Path
 
@@ -18,10 +20,14 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.results.store import Store
 from arena.results.submit import register
+from arena.runner import cgroups
+from arena.runner.human import HumanSeat
+from arena.runner.match import Limits, MatchSpec, play_match
 from arena.tournament import TournamentConfig, create
 from arena.tournament.config import TournamentError
 from arena.tournament.humanplay import prepare
 from arena.web.commands import is_loopback
+from botmaker import write_bot
 from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[1]
@@ -151,3 +157,37 @@ def test_arena_play_serves_the_seat_on_loopback_and_ends_with_the_stored_match(d
     assert process.returncode == 0, err
     assert f"match {view['match_id']} stored and rated" in out and "eve (you)" in out
     assert seats_of(db, view["match_id"])[1]["decisions"] == clicks
+
+
+RESTLESS = """
+import threading, time
+def burn():
+    while True:  # works all the time, unless it is frozen
+        sum(range(1000))
+threading.Thread(target=burn, daemon=True).start()
+reply({"type": "ready"})"""
+
+
+@pytest.mark.skipif(not cgroups.cpu_readable(), reason="the CPU clock and the freezer need cgroups (root)")
+def test_the_bots_are_frozen_while_the_person_thinks(tmp_path):
+    """A bot that computes all the time is charged, at its next turn, whatever it used since
+    its last: a second of a person's thinking per turn would show in its CPU time (half a
+    second of it, unfrozen, was charged about 90 ms a turn here; frozen, about 10 ms)."""
+    restless = write_bot(tmp_path, "restless", on_start=RESTLESS)
+    person = HumanSeat("ida")
+    spec = MatchSpec("toy", [person, restless], seed=1, options={"rounds": 4}, limits=Limits(bank_ms=0),
+                     seat_limits=[Limits(decision_ms=60_000, bank_ms=0, clock="wall"), None])
+    outcome = {}
+    thread = threading.Thread(target=lambda: outcome.update(result=play_match(spec)))
+    thread.start()
+    view = person.view()
+    while not view["end"]:
+        if view["request"]:
+            time.sleep(1.0)  # thinking
+            assert person.submit(view["request"]["legal"][0]) is None
+        view = person.view(view["version"], wait_s=PATIENCE)
+    thread.join(PATIENCE)
+    result = outcome["result"]
+    assert [s.status for s in result.seats] == ["ok", "ok"], result.seats[1].error
+    charged = [e["cpu_ms"] for e in result.log if e["event"] == "reply" and e["seat"] == 1]
+    assert len(charged) == 4 and max(charged) < 50, charged
