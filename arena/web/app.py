@@ -43,8 +43,8 @@ SECURITY_HEADERS = [
 
 API_ENDPOINTS = [
     ("/api/games", "every game with counts of bots, versions, rated matches and tournaments"),
-    ("/api/games/{game}", "one game and its leaderboard (?versions=latest|all, ?limit=N)"),
-    ("/api/games/{game}/leaderboard", "the game's leaderboard (?versions=latest|all, ?limit=N)"),
+    ("/api/games/{game}", "one game and its leaderboard (?versions=latest|all, ?limit=N, ?humans=0|1)"),
+    ("/api/games/{game}/leaderboard", "the game's leaderboard (?versions=latest|all, ?limit=N, ?humans=0|1)"),
     ("/api/games/{game}/bots", "the game's bots"),
     ("/api/games/{game}/tournaments", "the game's tournaments"),
     ("/api/tournaments", "every tournament with its progress (?game=GAME)"),
@@ -156,6 +156,14 @@ def _int_param(request: Request, name: str, default: int | None, low: int = 0, h
     return value
 
 
+def _humans(request: Request) -> bool:
+    """``?humans=0`` leaves people who played bots out of a game's leaderboard (default: in)."""
+    value = request.query_params.get("humans", "1")
+    if value not in ("0", "1"):
+        raise HTTPException(400, "humans must be 0 or 1")
+    return value == "1"
+
+
 def _versions(request: Request, default: str) -> str:
     value = request.query_params.get("versions", default)
     if value not in ("latest", "all"):
@@ -163,11 +171,13 @@ def _versions(request: Request, default: str) -> str:
     return value
 
 
-def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
-    """The application over the database at ``db_path`` (refused if missing: `StoreError`)."""
+def create_app(db_path: str, replay_cache_size: int = 16, play=None) -> Starlette:
+    """The application over the database at ``db_path`` (refused if missing: `StoreError`).
+    With ``play`` (an `arena.tournament.humanplay.PlayHost`) people may play bots at /play."""
     data.open_store(db_path).close()  # fail now, not on the first request
     stores = Stores(str(db_path))
     env = environment()
+    env.globals["play_enabled"] = play is not None
     replays = ReplayCache(replay_cache_size)
     # Warm up now rather than in a visitor's first request: templates and the game engines.
     for name in ("index.html", "game.html", "tournaments.html", "tournament.html", "bot.html", "match.html",
@@ -224,7 +234,8 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
     def game_page(store, request):
         game = data.known_game(store, request.path_params["game"])
         versions = _versions(request, "latest")
-        board = data.leaderboard(store, game["name"], versions, _int_param(request, "limit", None, 1))
+        board = data.leaderboard(store, game["name"], versions, _int_param(request, "limit", None, 1),
+                                 _humans(request))
         return page("game.html", request, game=game, board=display_board(board), versions=versions,
                     tournaments=data.tournaments(store, game["name"], limit=20),
                     bots=data.bots(store, game["name"]))
@@ -280,11 +291,11 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
         game = data.known_game(store, request.path_params["game"])
         versions = _versions(request, "latest")
         return {**game, "leaderboard": data.leaderboard(store, game["name"], versions,
-                                                        _int_param(request, "limit", None, 1))}
+                                                        _int_param(request, "limit", None, 1), _humans(request))}
 
     def api_leaderboard(store, request):
         return data.leaderboard(store, request.path_params["game"], _versions(request, "latest"),
-                                _int_param(request, "limit", None, 1))
+                                _int_param(request, "limit", None, 1), _humans(request))
 
     def api_game_bots(store, request):
         return {"game": request.path_params["game"], "bots": data.bots(store, request.path_params["game"])}
@@ -406,6 +417,10 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
         Route("/api/matches/{id:int}/frames", api_frames),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
+    if play is not None:
+        from arena.web.play import play_routes
+
+        routes[:0] = play_routes(play, stores.get, page, data.playable_games)
 
     async def not_found(request: Request, exc: HTTPException):
         if request.url.path.startswith("/api"):
@@ -417,6 +432,8 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
+        if play is not None:
+            play.close()  # every person leaves: their matches end and are stored
         stores.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)

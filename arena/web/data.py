@@ -122,12 +122,15 @@ def _finish_board(store: Store, board: dict, versions: str, limit: int | None) -
             "standings": board.get("standings", "trueskill"), "entries": entries}
 
 
-def leaderboard(store: Store, game: str, versions: str = "latest", limit: int | None = None) -> dict:
-    """A game's leaderboard: every rated version (``versions="all"``) or each bot's latest."""
+def leaderboard(store: Store, game: str, versions: str = "latest", limit: int | None = None,
+                humans: bool = True) -> dict:
+    """A game's leaderboard: every rated version (``versions="all"``) or each bot's latest;
+    people who played bots (`arena.results.humans`) only with ``humans``."""
     known_game(store, game)
     from arena.results.leaderboard import game_leaderboard
 
-    return _finish_board(store, game_leaderboard(store, game, versions="all"), versions, limit)
+    board = _finish_board(store, game_leaderboard(store, game, versions="all", humans=humans), versions, limit)
+    return {**board, "humans": humans}
 
 
 def tournament_standings(store: Store, tournament_id: int, versions: str = "all", limit: int | None = None) -> dict:
@@ -145,6 +148,22 @@ def bots(store: Store, game: str) -> list[dict]:
         "SELECT b.id, b.name, b.created_at, COUNT(v.id) AS versions, MAX(v.version) AS latest_version"
         " FROM bots b LEFT JOIN bot_versions v ON v.bot_id = b.id WHERE b.game = ? GROUP BY b.id ORDER BY b.name",
         [game])
+
+
+def playable_games(store: Store) -> list[dict]:
+    """Every game with the bots a person may play (each bot's name; people left out)."""
+    from arena.games import all_games
+    from arena.results.humans import NOT_HUMAN_SQL
+
+    games = []
+    for game in all_games():
+        names = [row["name"] for row in store.query(
+            "SELECT DISTINCT b.name FROM bots b JOIN bot_versions v ON v.bot_id = b.id"
+            f" WHERE b.game = ? AND b.withdrawn = 0 AND v.withdrawn = 0 AND {NOT_HUMAN_SQL} ORDER BY b.name",
+            [game.name])]
+        games.append({"name": game.name, "title": game.title, "player_counts": list(game.player_counts),
+                      "bots": names})
+    return games
 
 
 def bot(store: Store, bot_id: int) -> dict:

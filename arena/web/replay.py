@@ -33,6 +33,7 @@ import orjson
 
 from arena.games import GameError, IllegalAction, UnknownGame, get_game
 from arena.results.timings import clock_of
+from arena.text import printable
 from arena.web.boards import view_function
 
 CHUNK = 64
@@ -47,11 +48,12 @@ def parse_log(log: list[dict]) -> tuple[list[dict], list[dict], dict | None, dic
     """``(steps, start_failures, end, requests)`` from a match log.
 
     A step is one decision: ``step seat action by debug ms cpu_ms harness_ms bank_ms
-    legal_count failure`` (``ms`` the wall time of the bot's reply, ``cpu_ms`` the CPU time
+    legal_count failure stderr`` (``ms`` the wall time of the bot's reply, ``cpu_ms`` the CPU time
     of all its processes, ``harness_ms`` the harness's own time before the request, each None
     where not recorded; ``failure`` is the seat's ``{status, error}`` when it failed at this
-    decision, and the action is then the fallback's). ``requests`` maps a step to its logged
-    request message.
+    decision, and the action is then the fallback's; ``stderr`` what the bot wrote to stderr
+    during the decision, None where nothing was logged). ``requests`` maps a step to its
+    logged request message.
     """
     steps: list[dict] = []
     start_failures: list[dict] = []
@@ -70,7 +72,7 @@ def parse_log(log: list[dict]) -> tuple[list[dict], list[dict], dict | None, dic
             if event.get("step") is None:
                 start_failures.append(entry)
             else:
-                failures[event["step"]] = entry
+                failures[event["step"]] = {**entry, "stderr": event.get("stderr")}
                 if "ms" in event:  # it failed waiting for its reply: the times of the wait
                     replies.setdefault(event["step"], {"ms": event.get("ms"), "cpu_ms": event.get("cpu_ms")})
         elif kind == "action":
@@ -86,10 +88,31 @@ def parse_log(log: list[dict]) -> tuple[list[dict], list[dict], dict | None, dic
                 "bank_ms": (request.get("time") or {}).get("bank_ms"),
                 "legal_count": len(legal) if isinstance(legal, list) else None,
                 "failure": {"status": failure["status"], "error": failure["error"]} if failure else None,
+                "stderr": _shown((failure or {}).get("stderr") or reply.get("stderr")),
             })
         elif kind == "end":
             end = {key: event.get(key) for key in ("scores", "ranks", "statuses", "teams")}
     return steps, start_failures, end, requests
+
+
+def stderr_outside_decisions(log: list[dict], players: int) -> dict:
+    """Per seat, what its bot wrote to stderr before its first request (``start``: with its
+    ``ready``, or its start-up failure) and after ``end`` (``after_end``); None where nothing."""
+    consoles = {"start": [None] * players, "after_end": [None] * players}
+    for event in log:
+        seat, kind = event.get("seat"), event.get("event")
+        if not isinstance(seat, int) or not 0 <= seat < players or not event.get("stderr"):
+            continue
+        if kind == "ready" or (kind == "failure" and event.get("step") is None):
+            consoles["start"][seat] = _shown(event["stderr"])
+        elif kind == "stderr" and event.get("after") == "end":
+            consoles["after_end"][seat] = _shown(event["stderr"])
+    return consoles
+
+
+def _shown(text: str | None) -> str | None:
+    """A bot's stderr as the viewer shows it: control and invisible characters as escapes."""
+    return printable(text) if text else None
 
 
 def _same(engine: Any, logged: Any) -> bool:
@@ -287,6 +310,7 @@ class Replay:
         except UnknownGame as error:
             raise ReplayUnavailable(str(error)) from None
         self.steps, self.start_failures, self.end, self._requests = parse_log(match.get("log") or [])
+        self.stderr = stderr_outside_decisions(match.get("log") or [], self.players)
         self.verification = {"done": False, "ok": None, "checked_steps": 0, "checked_requests": 0,
                              "mismatches": [], "error": None, "complete": None, "scores_match": None}
         self._checker: str | None = None  # the view whose cursor runs the check
@@ -444,7 +468,7 @@ class Replay:
         if check:
             self.check()
         return {"game": self.game_name, "players": self.players, "clock": self.clock, "steps": self.steps,
-                "start_failures": self.start_failures, "end": self.end, "views": self.views(),
+                "start_failures": self.start_failures, "end": self.end, "stderr": self.stderr, "views": self.views(),
                 "frame_count": self.frame_count, "chunk_size": CHUNK,
                 "chunks": -(-self.frame_count // CHUNK), "verification": dict(self.verification)}
 

@@ -22,7 +22,7 @@ from arena.runner.cgroups import cpu_readable as cgroups_cpu_readable
 from arena.results.store import Store
 from arena.web.app import create_app
 from arena.web.export import write_replay
-from webfixtures import EVIL_DEBUG, EVIL_DEBUG_2, EVIL_NAME, play_pending
+from webfixtures import EVIL_DEBUG, EVIL_DEBUG_2, EVIL_NAME, EVIL_STDERR, play_pending
 from waiting import PATIENCE  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -367,3 +367,27 @@ def test_the_replay_file_works_without_a_network(browser, web_db, tmp_path):
     context.close()
     assert requested == [path.as_uri()]
     assert not errors, errors
+
+
+def test_the_viewer_shows_each_seat_s_stderr_of_the_current_decision_as_text(page, server, web_db, tmp_path):
+    evil = web_db.bot_id("five-towers", EVIL_NAME)
+    with Store(web_db.path) as store:
+        row = store.one("SELECT m.id, s.seat FROM matches m JOIN match_seats s ON s.match_id = m.id JOIN bot_versions v"
+                        " ON v.id = s.bot_version_id WHERE v.bot_id = ? ORDER BY m.id LIMIT 1", [evil])
+        match = store.match(row["id"])
+        log = match["log"]
+    said = next(e for e in log if e["event"] == "reply" and e["seat"] == row["seat"] and e.get("stderr"))
+    page.goto(server + f"/matches/{row['id']}#step={said['step']}")
+    wait_frame(page, said["step"])
+    console = page.locator(f'[data-testid="console"][data-seat="{row["seat"]}"]')
+    assert f"step {said['step']}" in console.locator(".console-head").inner_text()
+    assert "current" in console.get_attribute("class")
+    shown = console.locator("pre").inner_text()
+    assert shown.rstrip("\n") == EVIL_STDERR.replace("\x1b", "\\x1b").replace("\x07", "\\x07")  # text, escaped
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator('[data-testid="console"]').count() == match["players"]  # one console per seat
+    page.keyboard.press("End")
+    wait_frame(page, frame(page))
+    last = console.locator(".console-head").inner_text()
+    assert "step " in last or "after end" in last
+    shoot(page, tmp_path, "stderr-consoles")
