@@ -26,6 +26,8 @@ from webfixtures import EVIL_DEBUG, EVIL_DEBUG_2, EVIL_NAME, EVIL_STDERR, play_p
 from waiting import PATIENCE  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
+STATIC = Path(__file__).resolve().parents[2] / "arena" / "web" / "static"
+VIEWER_SCRIPTS = {(STATIC / name).read_text() for name in ("arena.js", "board-five-towers.js", "replay.js", "match.js")}
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 

@@ -47,12 +47,14 @@ from arena.contest.entrants import EntrantsError, parse as parse_entrants
 from arena.contest.inbox import Inbox, InboxRefusal, folder_for
 from arena.contest.uploads import UploadRefused, is_zip_name
 from arena.web import data
-from arena.web.app import STATIC, TEMPLATES, SecurityHeaders, Stores, _script_safe, display_board, environment
+from arena.web.app import SecurityHeaders, Stores, display_board
 from arena.web.boards import DRAWN
 from arena.web.contest import guard, reads
 from arena.web.contest.zipcheck import check_zip
 from arena.web.plots import rating_plot
 from arena.web.replay import CHUNK, Replay, ReplayCache, ReplayUnavailable
+from arena.web.safe import script_safe
+from arena.web.templating import STATIC, TEMPLATES, environment
 
 HERE = Path(__file__).resolve().parent
 PUBLIC_VIEWS_ALWAYS = "seat-"   # a player's own view: public; the full views only with public_replays
@@ -89,7 +91,7 @@ def _environment() -> jinja2.Environment:
     env = environment()
     env.loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(HERE / "templates")),
                                       jinja2.FileSystemLoader(str(TEMPLATES))])
-    env.filters["script_safe"] = lambda text: Markup(_script_safe(text))
+    env.filters["script_safe"] = lambda text: Markup(script_safe(text))
     env.filters["pretty"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
     return env
 
