@@ -165,7 +165,7 @@ def test_a_match_page_carries_the_viewer_and_its_first_frames(client, web_db):
     assert data["replay"]["views"] == ["full", "seat-0", "seat-1", "seat-2", "snapshot"]
     assert isinstance(data["match"]["seed"], str)  # 63-bit seeds do not fit a JavaScript number
     assert first["start"] == 0 and first["base"]["game"] == "fifth-avenue"
-    assert '<script src="/static/board-fifth-avenue.js"></script>' in page
+    assert "<script>" + (WEB / "static" / "board-fifth-avenue.js").read_text() + "</script>" in page
     chunk = client.get(f"/api/matches/{match_id}/frames?view=full&chunk=0").json()
     assert chunk["data"] == first and chunk["frame_count"] == data["replay"]["frame_count"]
 
