@@ -87,6 +87,12 @@ def test_five_towers_tower_names_stay_on_one_line(browser, server, web_db, width
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     open_at_end(page, server, web_db.match_ids("five-towers")[0])
+    # The last frame drawn again with tall towers: two-digit counts are the longest names.
+    page.evaluate("""() => {
+        const viewer = window.arenaViewer, frame = JSON.parse(JSON.stringify(viewer.current));
+        frame.towers.forEach((towers) => { for (const colour of Object.keys(towers)) towers[colour] = Array(12).fill(3); });
+        const ctx = {view: "full", seat: null, names: viewer.names, players: viewer.match.players};
+        document.getElementById("v-board").replaceChildren(window.Arena.boards["five-towers"](frame, ctx)); }""")
     lines = page.evaluate("""() => [...document.querySelectorAll('.ft-tower-name')].map((e) => {
         const range = document.createRange(); range.selectNodeContents(e);
         return [e.textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size]; })""")
