@@ -35,6 +35,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
 
 from arena.contest import records  # noqa: E402
 from arena.contest.config import ContestConfig  # noqa: E402
@@ -75,15 +76,22 @@ class ContestBench:
         with Store(self.db) as store:
             contest, _ = records.create_contest(store, "bench", ContestConfig(game=GAME, submissions_per_day=1000,
                                                                               workers=self.workers))
-            records.add_entrants(store, contest["id"], [EntrantRow(i, n, f"{n}@example.org")
-                                                        for i, n in enumerate(self.names)])
+            issued = records.add_entrants(store, contest["id"], [EntrantRow(i, n, f"{n}@example.org")
+                                                                 for i, n in enumerate(self.names)])
+            self.tokens = {row["name"]: row["token"] for row in issued}
+            self.organiser_token = records.reissue_organiser_token(store, contest["id"])
         self.contest_id = contest["id"]
 
-    def start_runner(self) -> None:
+    def start_runner(self, serve_port: int | None = None) -> None:
+        """`arena contest run`; with ``serve_port``, `arena serve --contest` instead: the web app
+        on that port and the runner in a process of its own, as a contest is served."""
         command = [sys.executable, "-m", "arena", "--db", str(self.db), "contest", "run", "bench",
                    "--build-jobs", str(self.build_jobs)]
         if self.workers:
             command += ["--workers", str(self.workers)]
+        if serve_port is not None:
+            command = [sys.executable, "-m", "arena", "--db", str(self.db), "serve", "--contest", "bench",
+                       "--port", str(serve_port)]
         self.log = open(self.folder / "runner.log", "w")
         self.runner = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
 
@@ -215,19 +223,35 @@ class ContestBench:
 
 
 def run(entrants: int = 200, minutes: float = 10.0, workers: int | None = None, build_jobs: int = 1,
-        keep: bool = False, during=None) -> dict:
+        keep: bool = False, during=None, pages: bool = True) -> dict:
     bench = ContestBench(entrants, minutes, workers, build_jobs)
     bench.setup()
-    bench.start_runner()
+    timer = None
+    if pages:  # served as `arena serve --contest` does; its pages timed over HTTP meanwhile (bench/contest_pages.py)
+        from contest_pages import PageTimer, free_port, wait_for_server
+
+        port = free_port()
+        bench.start_runner(serve_port=port)
+        wait_for_server(f"http://127.0.0.1:{port}", bench.runner)
+        timer = PageTimer(f"http://127.0.0.1:{port}", bench.db, dict(list(bench.tokens.items())[:20]),
+                          bench.organiser_token).start()
+    else:
+        bench.start_runner()
     try:
         uploader = threading.Thread(target=bench.upload_all)
         uploader.start()
         uploader.join()
         bench.wait(during=during)
+        if timer is not None:
+            figures_pages, timer = timer.stop(), None
         figures = bench.figures()
+        if pages:
+            figures["pages"] = figures_pages
         figures["views_p95_ms"] = bench.time_views()
         return figures
     finally:
+        if timer is not None:
+            timer.stop()
         bench.stop_runner()
         if not keep:
             bench.cleanup()
@@ -242,9 +266,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, help="match workers of the runner (default: one per core)")
     parser.add_argument("--build-jobs", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the contest's folder")
+    parser.add_argument("--no-pages", dest="pages", action="store_false",
+                        help="run `arena contest run` alone (default: `arena serve --contest`, its pages timed)")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
-    figures = run(args.entrants, args.minutes, args.workers, args.build_jobs, args.keep)
+    figures = run(args.entrants, args.minutes, args.workers, args.build_jobs, args.keep, pages=args.pages)
     print(f"{figures['entrants']} entrants uploading within {figures['window_minutes']:g} minutes while the ladder runs")
     print(f"  uploads acknowledged {figures['acknowledged']}, recorded {figures['recorded']}, lost {figures['lost']}")
     print(f"  accepted {figures['accepted']}, validation ok {figures['validated_ok']}")
@@ -263,6 +289,10 @@ def main() -> None:
     print("  reads for pages (arena.contest.views), p95 over 100 random entrants, after the run:")
     for label, value in figures["views_p95_ms"].items():
         print(f"    {label}: {value:.1f} ms")
+    if "pages" in figures:
+        from contest_pages import print_figures
+
+        print_figures(figures["pages"])
     if figures["lost"] or figures["accepted"] != figures["acknowledged"]:
         raise SystemExit(1)
 
