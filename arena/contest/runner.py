@@ -399,9 +399,9 @@ class ContestRunner:
         from arena.tournament import plans
 
         step, plan = plans.next_step(self.store, tournament_id)
-        if not step or not step[0]:
+        if step is None:
             return 0
-        matches, state = step
+        matches, state = step  # no matches: the plan ended (its last state is still kept)
         secret = self._secret(tournament_id)
         matches = [replace(m, seed=keys.deal_seed(secret, m.deal)) for m in matches]
         added = self.store.add_matches(tournament_id, matches, format_state=state)
