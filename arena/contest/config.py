@@ -75,6 +75,8 @@ def check(config: ContestConfig) -> ContestConfig:
                             ("link_base", str, "a string"), ("ladder_format", str, "a string")):
         if not isinstance(getattr(config, key), kind):
             raise ContestError(f"{key} must be {name}, not {getattr(config, key)!r}")
+    if isinstance(config.deadline, dt.datetime):  # a TOML date-time written without quotes
+        config.deadline = config.deadline.isoformat()
     if config.deadline is not None and not isinstance(config.deadline, str):
         raise ContestError(f"deadline must be a date and time like 2026-12-20T18:00:00Z, not {config.deadline!r}")
     if config.players is not None and (isinstance(config.players, bool) or not isinstance(config.players, int)):
