@@ -58,7 +58,8 @@ class RunnerStats:
 
 
 class ContestRunner:
-    """Runs one contest until ``stop`` is set (a `threading.Event`) or ``until()`` is true."""
+    """Runs one contest until ``stop`` is set (a `threading.Event`) or ``until()`` is true;
+    `run` once per object (it closes its connections at the end)."""
 
     def __init__(self, store_path: str | os.PathLike, contest_name: str, workers: int | None = None,
                  build_jobs: int = 1, notify: Callable[[str], None] | None = None):
@@ -108,8 +109,14 @@ class ContestRunner:
             builds.shutdown(wait=True, cancel_futures=True)
             try:
                 self.store.set_tournament_status(self.contest["ladder_id"], "interrupted")
+                final = self.contest["final_id"]
+                if final is not None and self.store.tournament(final)["status"] == "running":
+                    self.store.set_tournament_status(final, "interrupted")
             except StoreError:
                 pass
+            if self._inbox is not None:
+                self._inbox.close()
+            self.store.close()
         return self.stats
 
     def turn(self, executor, builds: ThreadPoolExecutor) -> None:
