@@ -178,4 +178,4 @@ def _check_writable(path: str) -> None:
 EXITS_AFTER_COMMAND = False
 
 
-from arena.cli import bots, formats, human, play, results, tournaments  # noqa: E402,F401  (they register their commands)
+from arena.cli import bots, contest, debug, formats, human, play, results, tournaments  # noqa: E402,F401  (they register their commands)

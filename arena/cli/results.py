@@ -156,10 +156,21 @@ def similar_command(ctx: click.Context, game: str, by: str, threshold: float | N
 @main.command("show")
 @click.argument("match_id", type=ID)
 @click.option("--json", "as_json", is_flag=True, help="Print the stored match as JSON (log included).")
+@click.option("--stderr-lines", type=click.IntRange(0, 100000), default=5, show_default=True,
+              help="Last lines of the bot's stderr shown under each decision (0: none).")
+@click.option("--all-stderr", is_flag=True, help="Every line of the bot's stderr under each decision.")
 @click.pass_context
-def show_command(ctx: click.Context, match_id: int, as_json: bool) -> None:
-    """Show a stored match with every decision."""
+def show_command(ctx: click.Context, match_id: int, as_json: bool, stderr_lines: int, all_stderr: bool) -> None:
+    """Show a stored match with every decision, and what each bot wrote to stderr during it."""
     import json
+
+    from arena.cli.console import console_lines
+
+    keep = None if all_stderr else stderr_lines
+
+    def console(text: str | None) -> None:
+        for line in console_lines(text, keep, "            ", "; --all-stderr shows them"):
+            click.echo(line)
 
     with _store(ctx, readonly=True) as store:
         match = store.match(match_id)
@@ -189,18 +200,29 @@ def show_command(ctx: click.Context, match_id: int, as_json: bool) -> None:
                    f" {s['rank'] if s['rank'] is not None else '-':>4} {time_ms:>9} {cpu_ms:>9} {total['wall_ms']:>9.0f}"
                    f" {s['decisions'] or 0:>9}  {_printable(s['error'] or '')}")
     decision_times = timings.decision_times(match["log"])
+    said = {(e.get("seat"), e.get("step")): e.get("stderr") for e in match["log"] if e.get("event") == "reply"}
     for event in match["log"]:
         kind = event.get("event")
-        if kind == "action":
+        if kind == "ready" and event.get("stderr") and keep != 0:
+            click.echo(f"start-up  seat {event.get('seat')}: stderr")
+            console(event["stderr"])
+        elif kind == "stderr" and keep != 0:
+            click.echo(f"after end  seat {event.get('seat')}: stderr")
+            console(event.get("stderr"))
+        elif kind == "action":
             times = decision_times.get((event.get("seat"), event.get("step")))
             by = "" if event.get("by") == "bot" else f" ({event.get('by')})"
             timing = f"  [{timings.describe(times)}]" if times else ""
             debug = f"  # {_printable(event['debug'])}" if event.get("debug") else ""
             click.echo(f"step {event.get('step'):>4}  seat {event.get('seat')}{by}:"
                        f" {json.dumps(event.get('action'), sort_keys=True)}{timing}{debug}")
+            if event.get("by") == "bot" and keep != 0:
+                console(said.get((event.get("seat"), event.get("step"))))
         elif kind == "failure":
             click.echo(f"step {event.get('step') if event.get('step') is not None else '-':>4}  seat {event.get('seat')}"
                        f" FAILED {event.get('status')}: {_printable(event.get('error'))}")
+            if keep != 0:
+                console(event.get("stderr") or said.get((event.get("seat"), event.get("step"))))
         elif kind == "end":
             click.echo(f"end: scores {event.get('scores')}, ranks {event.get('ranks')}, statuses {event.get('statuses')}")
 
@@ -238,6 +260,7 @@ def failures_command(ctx: click.Context, bot: str | None, tournament_id: int | N
             click.echo(f"{where}: seat {row['seat']} {_printable(row['bot'])} v{row['version']}:"
                        f" {row['status']}: {_printable(row['error'] or '')}")
             click.echo(f"    {_failure_times(store, row)}")
+            click.echo(f"    reproduce it: arena rerun {row['match_id']} --seat {row['seat']}")
             if stderr_lines:
                 tail = printable(store.stderr_of(row["match_id"], row["seat"])).rstrip().splitlines()[-stderr_lines:]
                 for line in tail:

@@ -5,8 +5,9 @@ match), ordered by the conservative skill μ − 3σ. A tournament's leaderboard
 tournament's entries with the rating each had after its last rated match in the tournament,
 and the counts (matches, first places, average rank, failures) of that tournament alone, all
 kept current in ``tournament_ratings``. A finished tournament's standings are instead the
-refit of all its matches at once (`arena.results.refit`): ordered by that rating, each entry
-with its 95 % rating and rank intervals and its tied band; TrueSkill's μ and σ stay beside.
+refit of all its matches at once (`arena.results.refit`): ordered by that rating (a Swiss
+with finals: its finalists first, `arena.results.finals`), each entry with its 95 % rating
+and rank intervals and its tied band; TrueSkill's μ and σ stay beside.
 """
 
 from __future__ import annotations
@@ -108,7 +109,9 @@ def _refitted(store: Store, tournament_id: int, entries: list[dict], limit: int 
     if key not in _REFITS:
         if len(_REFITS) > 64:
             _REFITS.clear()
-        _REFITS[key] = tournament_refit(store, tournament_id)
+        from arena.results.finals import finalists_first
+
+        _REFITS[key] = finalists_first(tournament_refit(store, tournament_id), tournament.get("format_state"))
     by_version = {e["bot_version_id"]: e for e in entries}
     ranked = []
     for standing in _REFITS[key]:

@@ -221,6 +221,43 @@ class Seat:
         self.seated: Seated | None = None
         self.stderr = ""
         self.wants_many = False
+        self.log: list | None = None  # where the event for its stderr after `end` goes
+        # Its stderr cut into the decisions during which it was written: (event, first byte,
+        # end byte), filled in once the process is done and its stderr final (`_fill_stderr`).
+        self._pieces: list = []
+        self._piece_from = 0
+        self._piece_event: dict | None = None
+
+    def stderr_begins(self) -> None:
+        """Its stderr from here on is this match's (its process just started, or was reset)."""
+        self._piece_from = self.process.stderr.total
+
+    def stderr_to(self, event: dict) -> None:
+        """What it wrote since the last cut goes to ``event`` (its reply, ready or failure)."""
+        self._piece_event = event
+
+    def stderr_cut(self, event: dict | None = None) -> None:
+        """End the current piece of its stderr here (the bot waits: frozen, or reading its
+        input) and begin the next one, which goes to ``event`` unless `stderr_to` says."""
+        mark = self.process.stderr_mark()
+        if self._piece_event is not None:
+            self._pieces.append((self._piece_event, self._piece_from, mark))
+        self._piece_from, self._piece_event = mark, event
+
+    def _fill_stderr(self, process) -> None:
+        """The process is done: write each piece of its stderr into its event (a piece that
+        is empty leaves its event as it was; the event after `end` is logged if it has one)."""
+        capture = process.stderr
+        if self._piece_event is not None:
+            self._pieces.append((self._piece_event, self._piece_from, capture.total))
+            self._piece_event = None
+        for event, begin, end in self._pieces:
+            text = capture.piece(begin, end)
+            if text:
+                event["stderr"] = text
+                if event.get("event") == "stderr" and self.log is not None:
+                    self.log.append(event)
+        self._pieces = []
 
     @property
     def process(self):
@@ -243,6 +280,7 @@ class Seat:
             self.clock.settle(process.cpu_ns())
             process.stop()
             self.stderr = process.stderr.text()
+            self._fill_stderr(process)
 
     def hand_back(self, bots: LiveBots) -> None:
         """Keep the process for a later match (the caller checked it may be reused)."""
@@ -251,6 +289,7 @@ class Seat:
             self.clock.settle(seated.process.cpu_ns())
             bots.checkin(seated)  # it waits frozen for its next match; if retired, what it writes as it quits is ours too
             self.stderr = seated.process.stderr.text()
+            self._fill_stderr(seated.process)
 
 
 def play_match(spec: MatchSpec, protections: Protections | None = None, bots: LiveBots | None = None) -> MatchResult:
@@ -288,6 +327,8 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
     seats = [Seat(i, path, seat_limits[i] or limits, "wall" if is_human(path) else clock)
              for i, path in enumerate(spec.bots)]
     log = MatchLog()
+    for seat in seats:
+        seat.log = log
     started_at = datetime.now(timezone.utc)
     began = time.monotonic()
     try:
@@ -348,6 +389,7 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
             raise  # the bot on disk is wrong (not its behaviour): the user's or the store's problem
         command = seat.seated.staged.command
         seat.wants_many = command.matches == "many"
+        seat.stderr_begins()
         if not seat.seated.reused:
             try:
                 seat.seated.process.start()
@@ -386,6 +428,7 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
         event = {"event": "ready", "seat": seat.index, "line": line[:4096].decode("utf-8", "replace"),
                  "ms": round((answered - turn.began) * 1000, 3)}
         log.append(event)
+        seat.stderr_to(event)
         try:
             ready = protocol.parse_ready(line)
         except ReplyError as error:
@@ -438,8 +481,12 @@ def _bad_ready(seat: Seat, error: ReplyError, line: bytes, log: list) -> None:
 
 
 def _fail_at_start(seat: Seat, status: str, message: str, log: list) -> None:
+    event = {"event": "failure", "seat": seat.index, "step": None}
+    if seat.process is not None:
+        seat.stderr_to(event)
     seat.fail(status, f"start-up: {message}")
-    log.append({"event": "failure", "seat": seat.index, "step": None, "status": seat.status, "error": seat.error})
+    event.update(status=seat.status, error=seat.error)
+    log.append(event)
 
 
 def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, timer: HarnessTimer | None = None):
@@ -460,6 +507,9 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
         timer.running = seat
     if seat.human is not None:
         return _decide_by_person(seat, state, step, log, extra, legal, timer)
+    # What it wrote until now belongs to its previous decision (or its start-up); read before
+    # its CPU time, which settles that decision.
+    seat.stderr_cut()
     cpu = process.cpu_ns()
     seat.clock.settle(cpu)
     request = request_message(seat.index, step, state.observation(seat.index), legal, seat.clock.for_request(), extra)
@@ -495,6 +545,7 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
         event["harness_ms"] = round((asked - timer.since) * 1000, 3)
         timer.since = replied
     log.append(event)
+    seat.stderr_to(event)
     seat.clock.finished(turn, elapsed, event)
     if process.launch.out_of_memory():
         # One of its processes was killed by the kernel for going over the bot's memory limit
@@ -587,9 +638,11 @@ def _unrequested(process, within: float = 0.0) -> bool:
 def _fail(seat: Seat, status: str, message: str, step: int, log: list, times: dict | None = None) -> bool:
     """Record the seat's failure (with the failing decision's ``ms`` and ``cpu_ms`` when it
     failed waiting); the caller then plays the seat by the fallback policy."""
+    event = {"event": "failure", "seat": seat.index, "step": step}
+    seat.stderr_to(event)  # the failed decision's stderr, and what the bot writes as it is stopped
     seat.fail(status, message)
-    log.append({"event": "failure", "seat": seat.index, "step": step, "status": seat.status,
-                "error": seat.error, **(times or {})})
+    event.update(status=seat.status, error=seat.error, **(times or {}))
+    log.append(event)
     return False
 
 
@@ -628,6 +681,7 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
     for seat in live:
         seat.process.freeze()
         seat.clock.settle(seat.process.cpu_ns())
+        seat.stderr_cut({"event": "stderr", "seat": seat.index, "after": "end"})
         keep = reuse and seat.wants_many and bots.keep > 0
         seat.process.thaw()  # a frozen bot would never read `end`, and never look settled
         try:
@@ -661,6 +715,13 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
         seat.process.wait_for_exit(deadline)
         seat.shut_down()
 
+
+# Public for `arena.runner.rerun`, which judges one seat's re-run exactly as a match judges it.
+await_line = _await_line
+fail_at_start = _fail_at_start
+bad_ready = _bad_ready
+apply_action = _apply
+unrequested_output = _unrequested
 
 __all__ = ["BotError", "Limits", "MatchResult", "MatchSpec", "SeatResult", "STATUSES",
            "derive_seed", "parse_reply", "play_match", "retire", "strip_timing"]

@@ -185,6 +185,10 @@ def create(store: Store, config: TournamentConfig, notes: list[str] | None = Non
     _refuse_twice(parsed)
     if len(parsed) < players:
         raise TournamentError(f"{players}-player matches need at least {players} bots, got {len(parsed)}")
+    if config.finals and not players <= config.finals[-1][0] <= config.finals[0][0] <= len(parsed):
+        raise TournamentError(f"finals of {config.finals[0][0]} down to {config.finals[-1][0]} finalists need at least"
+                              f" {config.finals[0][0]} bots and {players} finalists a final ({len(parsed)} bots,"
+                              f" {players}-player matches)")
     if config.format == "sprt" and players > 2 and len(field) < players - 1:
         raise TournamentError(f"an SPRT of {players}-player matches needs a field of at least {players - 1} bots"
                               f" (--field), got {len(field)}")

@@ -45,18 +45,29 @@ def is_loopback(host: str) -> bool:
               help="A person's time per decision at /play (wall clock).")
 @click.option("--bank-seconds", type=click.FloatRange(0, 86_400), default=600, show_default=True,
               help="A person's time bank on top at /play.")
+@click.option("--contest", metavar="NAME", help="Serve this contest (sign-in, uploads, the organiser's page) and"
+              " run its runner.")
+@click.option("--https-cookies", is_flag=True, help="With --contest: mark the session cookie Secure (behind an"
+              " HTTPS reverse proxy).")
 @click.pass_context
 def serve_command(ctx: click.Context, db: str | None, host: str, port: int, play: bool | None,
-                  think_seconds: float, bank_seconds: float) -> None:
+                  think_seconds: float, bank_seconds: float, contest: str | None, https_cookies: bool) -> None:
     """Serve leaderboards, bots, tournaments and match replays on the web (read-only); on a
     loopback address (or with --play) also a page where people play bots, which stores those
-    matches."""
+    matches; or, with --contest, a contest's server and its runner."""
     import uvicorn
 
     from arena.web.app import create_app
     from arena.web.data import StoreError
 
     path = _db(ctx, db)
+    if contest is not None:
+        if play:
+            raise click.UsageError("--play does not go with --contest (a contest's server has no /play)")
+        _serve_contest(path, contest, host, port, https_cookies)
+        return
+    if https_cookies:
+        raise click.UsageError("--https-cookies goes with --contest (the plain viewer has no cookies)")
     if play is None:
         play = is_loopback(host)
     host_of_play = None
@@ -73,6 +84,17 @@ def serve_command(ctx: click.Context, db: str | None, host: str, port: int, play
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
+def _serve_contest(path: str, contest: str, host: str, port: int, https_cookies: bool) -> None:
+    from arena.contest.config import ContestError
+    from arena.web.contest.serve import serve_contest
+    from arena.web.data import StoreError
+
+    try:
+        serve_contest(path, contest, host, port, https_cookies, click.echo)
+    except (StoreError, ContestError) as error:
+        raise click.ClickException(str(error)) from None
+
+
 @click.command("replay")
 @click.argument("match_id", type=int)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
@@ -80,14 +102,13 @@ def serve_command(ctx: click.Context, db: str | None, host: str, port: int, play
 @click.pass_context
 def replay_command(ctx: click.Context, match_id: int, output: str | None) -> None:
     """Write one match's replay viewer as a self-contained HTML file (no network needed)."""
-    from arena.web.data import NotFound, StoreError, open_store
+    from arena.web.data import NotFound, StoreError
     from arena.web.export import write_replay
     from arena.web.replay import ReplayUnavailable
 
     path = Path(output or f"match-{match_id}.html")
     try:
-        with open_store(_db(ctx, None)) as store:
-            facts = write_replay(store, match_id, path)
+        facts = write_replay(_db(ctx, None), match_id, path)
     except (StoreError, NotFound, ReplayUnavailable) as error:
         raise click.ClickException(str(error)) from None
     check = facts["verification"] or {}
