@@ -191,3 +191,10 @@ def test_the_bots_are_frozen_while_the_person_thinks(tmp_path):
     assert [s.status for s in result.seats] == ["ok", "ok"], result.seats[1].error
     charged = [e["cpu_ms"] for e in result.log if e["event"] == "reply" and e["seat"] == 1]
     assert len(charged) == 4 and max(charged) < 50, charged
+
+
+def test_rerun_of_a_persons_seat_asks_for_a_bot_to_run(db):
+    match = play(db, name="jo", think_s=0.2)
+    match.thread.join(PATIENCE)
+    result = CliRunner().invoke(main, ["--db", str(db), "rerun", str(match.match_id), "--seat", "0"])
+    assert result.exit_code != 0 and "was played by a person (jo)" in result.output and "--bot PATH" in result.output

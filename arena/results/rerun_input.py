@@ -17,6 +17,7 @@ import json
 from dataclasses import fields
 from pathlib import Path
 
+from arena.results.humans import is_human
 from arena.results.botstore import verify
 from arena.runner.match import Limits, end_message
 from arena.runner.rerun import RecordedStep, Recording
@@ -45,6 +46,9 @@ def from_store(store, match_id: int, seat: int, need_copy: bool = True) -> Recor
     row = _seat_row(match["seats"], seat, label, match["players"])
     version = store.bot_version(row["bot_version_id"])
     expected = version["stored_hash"] or version["content_hash"]
+    if need_copy and is_human(version):  # `arena play`: no program to run
+        raise RerunInputError(f"seat {seat} of {label} was played by a person ({row['bot']}); re-run a bot"
+                              " on what they were sent with --bot PATH")
     if need_copy:
         problem = verify(store.bot_store, version["path"], expected)
         if problem:
