@@ -184,6 +184,8 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         token = str(form.get("token") or "")
         entrant = records.entrant_for_token(store, contest_id, token)
         request.session.pop("flash", None)
+        if entrant is not None or records.is_organiser(store, contest_id, token):
+            request.session["csrf"] = secrets.token_urlsafe(32)  # a new form token with every sign-in
         if entrant is not None:
             request.session.update(role="entrant", entrant_id=entrant["id"], key=tokens.digest(token)[:32])
             return back("/me")
