@@ -81,14 +81,14 @@ class PageTimer:
 
         with Store(self.db, readonly=True, live=True) as store:
             while not self._stop.wait(PAUSE_S):
-                row = store.one("SELECT MAX(id) AS id FROM matches WHERE status = 'finished'")
+                row = store.one("SELECT MAX(id) AS id FROM matches WHERE status = 'finished' AND tournament_id IS NOT NULL")
                 name = self.random.choice(list(self.entrants))
                 pages = [("leaderboard", self.visitor, "/"),
                          ("entrant's own page", self.entrants[name], f"/entrants/{name}"),
                          ("another entrant's page", self.visitor, f"/entrants/{name}"),
                          ("organiser's page", self.organiser, "/organiser")]
                 if row and row["id"]:
-                    pages.append(("a match (newest finished)", self.visitor, f"/matches/{row['id']}"))
+                    pages.append(("a ladder match (newest finished)", self.visitor, f"/matches/{row['id']}"))
                     # Not a page but what its viewer fetches next: the first frames (the replay computed).
                     pages.append(("its first frames (API, after the page)", self.visitor,
                                   f"/api/matches/{row['id']}/frames?view=seat-0&chunk=0"))

@@ -262,7 +262,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         level = views.match_access(store, contest, match_id, entrant_id)
         if level is None:
             raise data.NotFound(f"no match {match_id} in this contest")
-        found = data.match(store, match_id)
+        found = reads.match(store, match_id)
         if who["role"] == "organiser":
             return found, {"views": None, "seats": {s["seat"] for s in found["seats"]}}
         if level == "own":
@@ -309,7 +309,8 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
             shown = allowed_views(replay, rule)
             viewer_data = {"match": {**summary, "seed": str(summary["seed"])}, "replay": filtered_summary(replay, rule),
                            "source": "api", "drawn": found["game"] in DRAWN and shown[0] == "full"}
-        stderr = {s["seat"]: s.get("stderr") or "" for s in found["seats"] if s["seat"] in rule["seats"]}
+        texts = reads.stderr_texts(store, found["id"]) if rule["seats"] else []
+        stderr = {seat: texts[seat] if seat < len(texts) else "" for seat in sorted(rule["seats"])}
         return page("contest_match.html", request, who, match=summary, stderr=stderr, viewer=viewer_data,
                     reason=reason, first_chunk=first_chunk)
 
