@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -33,11 +34,14 @@ from arena.results.ratings import MU, SIGMA
 from arena.tournament.formats.roundrobin import round_robin
 from arena.tournament.plans import Ladder, Stored, Swiss
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ranking_games import GameField, ModelField, fit_model, model_summary  # noqa: E402
+
 ELO = 400 / math.log(10)
 
 
 class Field:
-    """Synthetic bots and the matches they play."""
+    """Synthetic bots (Plackett–Luce with luck of the deal) and the matches they play."""
 
     def __init__(self, bots: int, spread: float, luck: float, seed: int):
         self.strength = np.linspace(0, spread, bots) / ELO
@@ -54,17 +58,23 @@ class Field:
         ranks[np.argsort(-performance)] = np.arange(1, len(seats) + 1)
         return [int(r) for r in ranks]
 
+    def play_many(self, games: list[tuple[tuple[int, ...], int]]) -> list[list[int]]:
+        return [self.play(seats, deal) for seats, deal in games]
 
-def score(matches: list[list[refit.Seat]], bots: int, final: tuple[list[int], list] | None = None) -> tuple[float, int]:
-    """Kendall τ of the refit order against the truth, and the true top 10 in its top 10.
-    With ``final`` (finalists, their final's matches) the finalists come first, in the order
-    of the final's own refit (what an organiser running the final as a tournament gets)."""
+    def close(self) -> None:
+        pass
+
+
+def refit_order(matches: list[list[refit.Seat]], bots: int) -> list[int]:
+    fitted = refit.ratings(matches, list(range(bots)))
+    return sorted(range(bots), key=lambda b: -fitted[b])
+
+
+def score(order: list[int], bots: int) -> tuple[float, int]:
+    """Kendall τ of ``order`` (best first) against the truth (bot N-1 best), and how many of
+    the true top 10 are in its top 10."""
     from scipy.stats import kendalltau
 
-    fitted = refit.ratings(matches, list(range(bots)))
-    order = sorted(range(bots), key=lambda b: -fitted[b])
-    if final is not None:
-        order = final[2]  # each stage's finalists in the order of its own refit
     place = {b: -i for i, b in enumerate(order)}
     tau = kendalltau(np.arange(bots), [place[b] for b in range(bots)])[0]
     return float(tau), len(set(order[:10]) & set(range(bots - 10, bots)))
@@ -74,9 +84,15 @@ def seats_of(seats: tuple[int, ...], ranks: list[int]) -> list[refit.Seat]:
     return [refit.Seat(b, r) for b, r in zip(seats, ranks)]
 
 
-def run_round_robin(field: Field, bots: int, players: int, duplicate: bool, seed: int):
-    matches = [seats_of(m.seats, field.play(m.seats, m.deal)) for m in round_robin(bots, players, 1, seed, duplicate)]
-    yield len(matches), matches, None
+def play(field, planned) -> list[tuple[tuple[int, ...], int, list[int]]]:
+    """Each planned match (with .seats and .deal) played: (seats, deal, ranks)."""
+    ranks = field.play_many([(m.seats, m.deal) for m in planned])
+    return [(m.seats, m.deal, r) for m, r in zip(planned, ranks)]
+
+
+def run_round_robin(field, bots: int, players: int, duplicate: bool, seed: int):
+    matches = [seats_of(s, r) for s, _, r in play(field, round_robin(bots, players, 1, seed, duplicate))]
+    yield len(matches), refit_order(matches, bots)
 
 
 def _stored(bots: int, rows: list, scheduled: int, next_deal: int, rounds: int) -> Stored:
@@ -93,43 +109,50 @@ def _rows(number: int, match_round: int, seats: tuple[int, ...], deal: int, rank
     return rows
 
 
-def run_swiss(field: Field, bots: int, players: int, duplicate: bool, seed: int, checkpoints: list[int]):
-    plan = Swiss(players, max(checkpoints), duplicate, seed)
+def swiss_rounds(field, bots: int, players: int, duplicate: bool, seed: int, rounds: int):
+    """Yields (rounds played, matches) after each Swiss round."""
+    plan = Swiss(players, rounds, duplicate, seed)
     rows, matches, next_deal = [], [], 0
-    for number in range(max(checkpoints)):
-        for m in plan._round(_stored(bots, rows, len(matches), next_deal, number), number):
-            ranks = field.play(m.seats, m.deal)
-            rows += _rows(len(matches), number, m.seats, m.deal, ranks)
-            matches.append(seats_of(m.seats, ranks))
-            next_deal = max(next_deal, m.deal + 1)
-        if number + 1 in checkpoints:
-            yield len(matches), matches, None
+    for number in range(rounds):
+        for seats, deal, ranks in play(field, plan._round(_stored(bots, rows, len(matches), next_deal, number), number)):
+            rows += _rows(len(matches), number, seats, deal, ranks)
+            matches.append(seats_of(seats, ranks))
+            next_deal = max(next_deal, deal + 1)
+        yield number + 1, matches, next_deal
 
 
-def run_swiss_then_final(field: Field, bots: int, players: int, duplicate: bool, seed: int,
-                         stages: list[tuple[int, int, int]]):
-    """For each (swiss rounds, finalists, final rounds): a Swiss, then a round-robin of the
-    top ``finalists`` by the refit of the Swiss (a second tournament)."""
-    for rounds, *finals in stages:
-        *_, (count, matches, _) = run_swiss(field, bots, players, duplicate, seed, [rounds])
+def run_swiss(field, bots: int, players: int, duplicate: bool, seed: int, checkpoints: list[int]):
+    for number, matches, _ in swiss_rounds(field, bots, players, duplicate, seed, max(checkpoints)):
+        if number in checkpoints:
+            yield len(matches), refit_order(matches, bots)
+
+
+def run_swiss_finals(field, bots: int, players: int, duplicate: bool, seed: int, plans: list[tuple]):
+    """For each (swiss rounds, [(finalists, rounds), ...]): a Swiss, then for each final in
+    turn a round-robin (``rounds`` rounds) of the top ``finalists`` of the refit of every match
+    so far (from the previous final's finalists). The standings: the refit of every match, the
+    last final's finalists first, then the previous final's, then the rest."""
+    for rounds, finals in plans:
+        *_, (_, matches, next_deal) = swiss_rounds(field, bots, players, duplicate, seed, rounds)
         matches = list(matches)
-        order = sorted(range(bots), key=lambda b: -refit.ratings(matches, list(range(bots)))[b])
-        played = len(matches)
-        all_matches = list(matches)
-        for stage, (finalists, final_rounds) in enumerate(zip(finals[::2], finals[1::2])):
-            top = order[:finalists]
-            final = []
-            for m in round_robin(finalists, players, final_rounds, seed + stage, duplicate):
-                seats = tuple(top[p] for p in m.seats)
-                final.append(seats_of(seats, field.play(seats, 10_000_000 * (stage + 1) + m.deal)))
-            played += len(final)
-            all_matches += final
-            in_final = refit.ratings(final, top)
-            order = sorted(top, key=lambda b: -in_final[b]) + order[finalists:]
-        yield played, all_matches, (order[:finals[-2]], None, order)
+        pool = list(range(bots))
+        reached = {b: 0 for b in range(bots)}
+        for stage, (finalists, final_rounds) in enumerate(finals, start=1):
+            fitted = refit.ratings(matches, list(range(bots)))
+            top = sorted(pool, key=lambda b: -fitted[b])[:finalists]
+            planned = round_robin(len(top), players, final_rounds, seed + stage, duplicate)
+            for seats, _, ranks in play(field, [type(m)(m.index, m.round, tuple(top[p] for p in m.seats),
+                                                        next_deal + m.deal) for m in planned]):
+                matches.append(seats_of(seats, ranks))
+            next_deal += max(m.deal for m in planned) + 1
+            for b in top:
+                reached[b] = stage
+            pool = top
+        fitted = refit.ratings(matches, list(range(bots)))
+        yield len(matches), sorted(range(bots), key=lambda b: (-reached[b], -fitted[b]))
 
 
-def run_ladder(field: Field, bots: int, players: int, duplicate: bool, seed: int, budgets: list[int]):
+def run_ladder(field, bots: int, players: int, duplicate: bool, seed: int, budgets: list[int]):
     plan = Ladder(players, duplicate, seed, None, max(budgets), False, 10, 5, 1.5)
     ratings = {b: (MU, SIGMA, 0) for b in range(bots)}
     matches, next_deal, batch = [], 0, 0
@@ -142,75 +165,105 @@ def run_ladder(field: Field, bots: int, players: int, duplicate: bool, seed: int
         if not step or not step[0]:
             break
         planned, state = step
-        for m in planned:
-            ranks = field.play(m.seats, m.deal)
-            matches.append(seats_of(m.seats, ranks))
-            next_deal = max(next_deal, m.deal + 1)
-            after = trueskill_ratings.rate([ratings[b][:2] for b in m.seats], ranks)
-            for b, (mu, sigma) in zip(m.seats, after):
+        for seats, deal, ranks in play(field, planned):
+            matches.append(seats_of(seats, ranks))
+            next_deal = max(next_deal, deal + 1)
+            after = trueskill_ratings.rate([ratings[b][:2] for b in seats], ranks)
+            for b, (mu, sigma) in zip(seats, after):
                 ratings[b] = (mu, sigma, ratings[b][2] + 1)
             if pending and len(matches) >= pending[0]:
                 pending.pop(0)
-                yield len(matches), matches, None
+                yield len(matches), refit_order(matches, bots)
         batch += 1
 
 
+def parse_finals(text: str) -> list[tuple[int, list[tuple[int, int]]]]:
+    """"8:30x1,16x6;6:20x4" -> [(8, [(30, 1), (16, 6)]), (6, [(20, 4)])]."""
+    plans = []
+    for part in text.split(";"):
+        rounds, _, finals = part.partition(":")
+        plans.append((int(rounds), [tuple(int(x) for x in f.split("x")) for f in finals.split(",") if f]))
+    return plans
+
+
+def make_field(args, bots: int, seed: int, model):
+    if args.game is None:
+        return Field(bots, args.spread, args.luck, seed)
+    if model is not None:
+        return ModelField(model, bots, seed)
+    return GameField(args.game, bots, seed, args.workers)
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", help="play this game for real (bots of strength p_k = k/(N-1)); default synthetic")
+    parser.add_argument("--modelled", type=int, metavar="MATCHES",
+                        help="with --game: play MATCHES real matches, fit the outcome model, and simulate with it")
+    parser.add_argument("--workers", type=int, default=1, help="with --game: processes that play matches")
     parser.add_argument("--bots", default="50,200")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--spread", type=float, default=1000.0)
     parser.add_argument("--luck", type=float, default=1.0)
     parser.add_argument("--swiss", default="5,10,20,40")
     parser.add_argument("--ladder", default="0.025,0.05,0.1,0.2")
-    parser.add_argument("--final", default="10:30:1,10:30:2,10:20:3",
-                        help="Swiss then final round-robins: ROUNDS:FINALISTS:FINAL_ROUNDS[:FINALISTS:ROUNDS...],...")
-    parser.add_argument("--no-duplicate", action="store_true", help="Only the formats without duplicate deals.")
-    parser.add_argument("--combined", action="store_true",
-                        help="Swiss+final: rank by the refit of both stages' matches together.")
-    parser.add_argument("--formats", default="round-robin,swiss,swiss+final,ladder")
+    parser.add_argument("--finals", default="8:30x1,16x6",
+                        help="Swiss with finals: ROUNDS:FINALISTSxROUNDS,...;... (e.g. 8:30x1,16x6;6:20x8)")
+    parser.add_argument("--duplicate", default="no,yes", help="no, yes or no,yes")
+    parser.add_argument("--formats", default="round-robin,swiss,swiss+finals,ladder")
     args = parser.parse_args()
-    swiss_rounds = [int(x) for x in args.swiss.split(",")]
+    if args.game and args.players != 2:
+        parser.error("--game plays two-player matches")
+    swiss_checkpoints = [int(x) for x in args.swiss.split(",")]
     ladder_shares = [float(x) for x in args.ladder.split(",")]
-    finals = [tuple(int(x) for x in stage.split(":")) for stage in args.final.split(",")]
+    finals = parse_finals(args.finals)
     wanted = args.formats.split(",")
-    print(f"{args.players}-player matches; strengths evenly over {args.spread:.0f} Elo; deal luck sd {args.luck};"
-          f" {args.seeds} seeds; ranked by the refit")
+    model = None
+    if args.game and args.modelled:
+        started = time.monotonic()
+        model, _ = fit_model(args.game, args.modelled, 0, args.workers)
+        print(f"{args.game}: model fitted on {args.modelled} real matches ({time.monotonic() - started:.0f} s):"
+              f" {model_summary(model)}")
+    source = (f"{args.game}, {'MODELLED' if model is not None else 'played'}" if args.game else
+              f"synthetic, strengths evenly over {args.spread:.0f} Elo, deal luck sd {args.luck}")
+    print(f"{args.players}-player matches; {source}; seeds {args.first_seed}..{args.first_seed + args.seeds - 1};"
+          " ranked by the refit")
     for bots in (int(x) for x in args.bots.split(",")):
         full = len(round_robin(bots, args.players, 1, 0))
         print(f"\n{bots} bots (a round-robin: {full} matches)")
-        print(f"{'format':32} {'matches':>8} {'% of RR':>8} {'tau':>6} {'top 10':>7} {'s':>5}")
-        for duplicate in ([False] if args.no_duplicate else [False, True]):
+        print(f"{'format':40} {'matches':>8} {'% of RR':>8} {'tau':>6} {'top 10':>7} {'s':>5}")
+        for duplicate in [d == "yes" for d in args.duplicate.split(",")]:
             tag = " duplicate" if duplicate else ""
             runs = {
-                f"round-robin{tag}": lambda field, seed: run_round_robin(field, bots, args.players, duplicate, seed),
-                f"swiss{tag}": lambda field, seed: run_swiss(field, bots, args.players, duplicate, seed, swiss_rounds),
-                f"swiss+final{tag}": lambda field, seed: run_swiss_then_final(field, bots, args.players, duplicate,
-                                                                           seed, finals),
-                f"ladder{tag}": lambda field, seed: run_ladder(field, bots, args.players, duplicate, seed,
-                                                            [max(1, int(s * full)) for s in ladder_shares]),
+                "round-robin": lambda field, seed: run_round_robin(field, bots, args.players, duplicate, seed),
+                "swiss": lambda field, seed: run_swiss(field, bots, args.players, duplicate, seed, swiss_checkpoints),
+                "swiss+finals": lambda field, seed: run_swiss_finals(field, bots, args.players, duplicate, seed,
+                                                                     finals),
+                "ladder": lambda field, seed: run_ladder(field, bots, args.players, duplicate, seed,
+                                                         [max(1, int(s * full)) for s in ladder_shares]),
             }
-            for name, run in runs.items():
-                if name.replace(" duplicate", "") not in wanted:
-                    continue
+            for name in wanted:
+                run = runs[name]
                 started = time.monotonic()
                 results: dict[int, list] = {}
-                for seed in range(args.seeds):
-                    field = Field(bots, args.spread, args.luck if not duplicate or args.players else args.luck, seed)
-                    for step, (count, matches, final) in enumerate(run(field, seed)):
-                        results.setdefault(step, []).append(
-                            (count, *score(matches, bots, None if args.combined else final)))
+                for seed in range(args.first_seed, args.first_seed + args.seeds):
+                    field = make_field(args, bots, seed, model)
+                    for step, (count, order) in enumerate(run(field, seed)):
+                        results.setdefault(step, []).append((count, *score(order, bots)))
+                    field.close()
                 for step, values in results.items():
                     count = np.mean([v[0] for v in values])
-                    label = name
-                    if name.startswith("swiss+final"):
-                        rounds, *rest = finals[step]
-                        label += f" {rounds}r" + "".join(f", top {a} x{b}" for a, b in zip(rest[::2], rest[1::2]))
-                    elif name.startswith("swiss"):
-                        label += f" {swiss_rounds[step]} rounds"
-                    print(f"{label:32} {count:>8.0f} {100 * count / full:>7.1f}% {np.mean([v[1] for v in values]):>6.3f}"
-                          f" {np.mean([v[2] for v in values]):>7.1f} {time.monotonic() - started:>5.0f}", flush=True)
+                    label = name + tag
+                    if name == "swiss+finals":
+                        rounds, stages = finals[step]
+                        label += f" {rounds}r " + ",".join(f"{a}x{b}" for a, b in stages)
+                    elif name == "swiss":
+                        label += f" {swiss_checkpoints[step]} rounds"
+                    taus, tops = [v[1] for v in values], [v[2] for v in values]
+                    print(f"{label:40} {count:>8.0f} {100 * count / full:>7.1f}% {np.mean(taus):>6.3f}"
+                          f" {np.mean(tops):>7.2f} {time.monotonic() - started:>5.0f}"
+                          f"  per seed: {' '.join(str(t) for t in tops)}", flush=True)
 
 
 if __name__ == "__main__":

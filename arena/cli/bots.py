@@ -38,8 +38,10 @@ def submit_command(ctx: click.Context, paths: tuple, game: str, name: str | None
     for outcome in outcomes:
         if outcome.error is not None:
             failed += 1
-            first = outcome.error.splitlines()[0] if outcome.error else ""
+            first, *rest = (outcome.error or "").splitlines() or [""]
             click.echo(f"refused: {_printable(str(outcome.source))}: {_printable(first)}")
+            for line in rest:  # as `submit` of one bot prints them: the tail of its stderr, or of its build
+                click.echo(f"    {_printable(line)}")
         else:
             _print_submission(outcome.submission)
     click.echo(f"{len(outcomes) - failed} of {len(outcomes)} bots accepted or unchanged", err=True)

@@ -59,7 +59,7 @@ def contest_group() -> None:
 
 @contest_group.command("create")
 @click.argument("name")
-@click.option("--game", required=True, help="The game played.")
+@click.option("--game", help="The game played (or 'game' in the --config file).")
 @click.option("--players", type=click.IntRange(2, 64), help="Players per match (default: the game's fewest).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="A TOML file of settings (docs/contest.md).")
 @click.option("--deadline", help="When submissions close, ISO 8601 UTC (2026-12-20T18:00:00Z).")
@@ -88,6 +88,8 @@ def contest_create_command(ctx, name, game, players, config_file, deadline, link
     given = {"game": game, "players": players, "deadline": deadline, "link_base": link_base,
              "public_replays": public_replays}
     settings.update({key: value for key, value in given.items() if value is not None})
+    if "game" not in settings:
+        raise click.UsageError("name the game: --game GAME (or game = \"...\" in the --config file)")
     with _contest_errors(), _store(ctx) as store:
         try:
             config = ContestConfig(**settings)

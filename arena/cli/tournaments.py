@@ -124,15 +124,20 @@ def _report_run(summary, tournament_id: int) -> None:
 @click.option("--format", "fmt", type=click.Choice(["round-robin", "gauntlet", "swiss"]),
               help="round-robin (default), gauntlet (--candidates against --bots) or swiss (--rounds rounds).")
 @click.option("--candidates", multiple=True, help="Gauntlet: the bots that play the field (--bots).")
+@click.option("--finals", metavar="NxR,...", help="Swiss: after its rounds, a round-robin of the top N, R times, for each"
+                                                  " NxR in turn (e.g. 30x1,16x6).")
 @limit_options
 @click.pass_context
 def tournament_run_command(ctx: click.Context, file: str | None, game: str | None, bots: tuple, players: int | None,
                            rounds: int | None, options: tuple, seed: int | None, workers: int | None,
                            name: str | None, restart: str | None, duplicate: bool | None, keep_bots: int | None,
                            executor: str | None, scheduler: str | None, fmt: str | None, candidates: tuple,
-                           **limits) -> None:
+                           finals: str | None, **limits) -> None:
     """Create a tournament (from FILE.toml or flags) and play it."""
-    overrides = {"format": fmt, "candidates": _entries(candidates) or None}
+    from arena.tournament.config import parse_finals
+
+    overrides = {"format": fmt, "candidates": _entries(candidates) or None,
+                 "finals": parse_finals(finals) if finals is not None else None}
     _create_and_run(ctx, file, game, bots, players, rounds, options, seed, workers, name, restart, duplicate,
                     keep_bots, executor, scheduler, limits, overrides)
 
@@ -256,14 +261,15 @@ def tournament_list_command(ctx: click.Context) -> None:
 
     with _store(ctx, readonly=True) as store:
         rows = store.tournaments()
-    click.echo(f"{'id':>4}  {'name':<16} {'game':<14} {'format':<11} {'players':>7} {'bots':>4} {'done':>13}"
+    click.echo(f"{'id':>4}  {'name':<16} {'game':<14} {'format':<12} {'players':>7} {'bots':>4} {'done':>13}"
                f" {'errors':>6}  {'status':<11} created")
     for t in rows:
         total, exact = planned_matches(t, t["entries"])
         planned = "?" if total is None else f"{'' if exact else '≤'}{total}"
         done = f"{t['matches_finished'] + t['matches_error']}/{planned}"
         kind = t.get("format") or (t.get("config") or {}).get("format") or "round-robin"
-        click.echo(f"{t['id']:>4}  {_printable(t['name'] or '-')[:16]:<16} {t['game']:<14} {kind:<11} {t['players']:>7}"
+        kind += "+finals" if (t.get("config") or {}).get("finals") else ""
+        click.echo(f"{t['id']:>4}  {_printable(t['name'] or '-')[:16]:<16} {t['game']:<14} {kind:<12} {t['players']:>7}"
                    f" {t['entries']:>4} {done:>13} {t['matches_error']:>6}  {t['status']:<11} {t['created_at'][:19]}")
 
 
@@ -271,11 +277,15 @@ def tournament_list_command(ctx: click.Context) -> None:
 @click.option("--bots", "bot_count", type=click.IntRange(2, 100_000), required=True, help="How many bots.")
 @click.option("--players", type=click.IntRange(2, 64), default=2, show_default=True, help="Players per match.")
 @click.option("--no-duplicate", is_flag=True, help="Count matches without duplicate deals.")
-def tournament_plan_command(bot_count: int, players: int, no_duplicate: bool) -> None:
+@click.option("--game", help="The game: its measured figures only, and its name in the advised command.")
+def tournament_plan_command(bot_count: int, players: int, no_duplicate: bool, game: str | None) -> None:
     """Before a run: the matches a round-robin of N bots costs, and a cheaper plan."""
+    from arena.games import get_game
     from arena.tournament.advice import plan_text
 
-    click.echo(plan_text(bot_count, players, not no_duplicate))
+    if game is not None:
+        get_game(game)  # an unknown game: one line naming the known ones
+    click.echo(plan_text(bot_count, players, not no_duplicate, game))
 
 
 @tournament_group.command("show")

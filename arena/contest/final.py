@@ -30,8 +30,8 @@ def finalists(store: Store, contest: dict) -> list[dict]:
 
 def final_config(contest: dict, entries: list[dict]) -> TournamentConfig:
     """The final's tournament: what `arena.tournament.advice` recommends for this many bots —
-    a round-robin for a small field (or more than two players), else its Swiss (with its
-    rounds) — always with duplicate deals."""
+    a round-robin for a small field (or more than two players), else one Swiss with finals
+    (its rounds, then round-robins of its top bots) — always with duplicate deals."""
     from arena.tournament import advice
 
     players, count = contest["players"], len(entries)
@@ -39,12 +39,10 @@ def final_config(contest: dict, entries: list[dict]) -> TournamentConfig:
     base = dict(game=contest["game"], bots=bots, players=players, options=contest["config"].options,
                 limits=contest["config"].limits, duplicate=True, name=f"{contest['name']} (final)",
                 workers=contest["config"].workers)
-    recommend = getattr(advice, "recommended_config", None)  # a later advice may say it whole
-    if recommend is not None:
-        return TournamentConfig(**{**base, **recommend(count, players, duplicate=True)})
     if players != 2 or count <= advice.SMALL_FIELD:
         return TournamentConfig(**base, format="round-robin", rounds=1)
-    return TournamentConfig(**base, format="swiss", rounds=advice.staged(count, players, True).swiss_rounds)
+    plan = advice.recommended(count, players, duplicate=True)
+    return TournamentConfig(**base, format="swiss", rounds=plan.rounds, finals=[list(f) for f in plan.finals])
 
 
 def create_final(store: Store, contest: dict) -> int:

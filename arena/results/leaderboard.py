@@ -5,8 +5,9 @@ match), ordered by the conservative skill μ − 3σ. A tournament's leaderboard
 tournament's entries with the rating each had after its last rated match in the tournament,
 and the counts (matches, first places, average rank, failures) of that tournament alone, all
 kept current in ``tournament_ratings``. A finished tournament's standings are instead the
-refit of all its matches at once (`arena.results.refit`): ordered by that rating, each entry
-with its 95 % rating and rank intervals and its tied band; TrueSkill's μ and σ stay beside.
+refit of all its matches at once (`arena.results.refit`): ordered by that rating (a Swiss
+with finals: its finalists first, `arena.results.finals`), each entry with its 95 % rating
+and rank intervals and its tied band; TrueSkill's μ and σ stay beside.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import csv
 import io
 import json
 
+from arena.results.humans import NOT_HUMAN_SQL
 from arena.results.ratings import MU, SIGMA, conservative
 from arena.text import printable
 from arena.results.store import FAILURE_KINDS, Store
@@ -46,16 +48,19 @@ def _ranked(entries: list[dict], limit: int | None) -> list[dict]:
 VERSIONS = ("latest", "all")
 
 
-def game_leaderboard(store: Store, game: str, limit: int | None = None, versions: str = "latest") -> dict:
+def game_leaderboard(store: Store, game: str, limit: int | None = None, versions: str = "latest",
+                     humans: bool = True) -> dict:
     """Every rated version of the game's bots (``versions="all"``), or only each bot's latest
-    version (its highest version number that is not withdrawn), without withdrawn bots."""
+    version (its highest version number that is not withdrawn), without withdrawn bots;
+    people who played (`arena.results.humans`) too, unless ``humans`` is false."""
     failures = ", ".join(f"r.failures_{kind}" for kind in FAILURE_KINDS)
     only_latest = ("" if versions == "all" else
                    " AND b.withdrawn = 0 AND v.version = (SELECT MAX(w.version) FROM bot_versions w"
                    " WHERE w.bot_id = v.bot_id AND w.withdrawn = 0)")
+    no_humans = f" AND {NOT_HUMAN_SQL}"
     sql = (f"SELECT b.name AS bot, v.version, r.bot_version_id, r.mu, r.sigma, r.matches, r.first_places,"
            f" r.rank_sum, {failures} FROM ratings r JOIN bot_versions v ON v.id = r.bot_version_id"
-           f" JOIN bots b ON b.id = v.bot_id WHERE r.game = ?{only_latest}"
+           f" JOIN bots b ON b.id = v.bot_id WHERE r.game = ?{only_latest}{'' if humans else no_humans}"
            f" ORDER BY r.conservative DESC, r.mu DESC, b.name, v.version")
     params: list = [game]
     if limit:
@@ -104,7 +109,9 @@ def _refitted(store: Store, tournament_id: int, entries: list[dict], limit: int 
     if key not in _REFITS:
         if len(_REFITS) > 64:
             _REFITS.clear()
-        _REFITS[key] = tournament_refit(store, tournament_id)
+        from arena.results.finals import finalists_first
+
+        _REFITS[key] = finalists_first(tournament_refit(store, tournament_id), tournament.get("format_state"))
     by_version = {e["bot_version_id"]: e for e in entries}
     ranked = []
     for standing in _REFITS[key]:

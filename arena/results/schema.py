@@ -328,7 +328,7 @@ def _backfill_tournament_ratings(conn: sqlite3.Connection) -> None:
 def check_or_create(store) -> None:
     """Check an opened database is arena's and of a schema this arena knows; create a new
     one's schema, or upgrade an older one (once, under the write lock)."""
-    from arena.results.store import StoreError
+    from arena.results.errors import StoreError
 
     conn = store.db.conn
     version = conn.execute("PRAGMA user_version").fetchone()[0]

@@ -1,5 +1,7 @@
 """A Swiss tournament's own account: its rounds (groups and byes) and its standings by Swiss points.
 
+Only the Swiss rounds count here; a Swiss with finals lists each final's finalists after them.
+
 Swiss points: the sum of a bot's match points (1 for first, 0 for last, evenly between; tied
 seats share, see `statistics.points`); a round sat out (a bye) scores as if every match of
 that round had been drawn: ½ a match. Ties in points are broken by, in order:
@@ -46,14 +48,20 @@ class SwissRow:
     byes: int
 
 
+def swiss_rounds(store: Store, tournament_id: int) -> int:
+    """How many rounds are Swiss rounds (the rounds after them are its finals)."""
+    return (store.tournament(tournament_id)["config"] or {}).get("rounds", 1)
+
+
 def rounds(store: Store, tournament_id: int) -> list[Round]:
-    """Every planned round: its groups (in schedule order) and who sat out."""
+    """Every planned Swiss round (not its finals): its groups (in schedule order) and who sat out."""
+    last = swiss_rounds(store, tournament_id)
     entries = [e["bot_version_id"] for e in store.tournament_entries(tournament_id) if not e["withdrawn"]]
     seats: dict[int, dict] = {}
     for row in store.query(
             "SELECT m.id, m.round, m.schedule_index, m.status, s.seat, s.bot_version_id FROM matches m"
-            " JOIN match_seats s ON s.match_id = m.id WHERE m.tournament_id = ? ORDER BY m.schedule_index, s.seat",
-            [tournament_id]):
+            " JOIN match_seats s ON s.match_id = m.id WHERE m.tournament_id = ? AND m.round < ?"
+            " ORDER BY m.schedule_index, s.seat", [tournament_id, last]):
         match = seats.setdefault(row["id"], {"round": row["round"], "status": row["status"], "versions": []})
         match["versions"].append(row["bot_version_id"])
     result: dict[int, Round] = {}
@@ -74,7 +82,8 @@ def rounds(store: Store, tournament_id: int) -> list[Round]:
 
 def standings(store: Store, tournament_id: int) -> list[SwissRow]:
     """The Swiss standings (see the module docstring), best first."""
-    rows = statistics.seat_rows(store, tournament_id)
+    last = swiss_rounds(store, tournament_id)
+    rows = [row for row in statistics.seat_rows(store, tournament_id) if row.round < last]
     played_rounds = rounds(store, tournament_id)
     names = {e["bot_version_id"]: (e["bot"], e["version"]) for e in store.tournament_entries(tournament_id)}
     points = {v: 0.0 for v in names}
@@ -119,4 +128,9 @@ def text(store: Store, tournament_id: int) -> str:
         groups = ", ".join(" – ".join(names.get(v, str(v)) for v in group) for group in current.groups)
         bye = f"; bye: {', '.join(names.get(v, str(v)) for v in current.byes)}" if current.byes else ""
         lines.append(f"round {current.number}{'' if current.finished else ' (playing)'}: {groups}{bye}")
+    tournament = store.tournament(tournament_id)
+    finals = (tournament["config"] or {}).get("finals") or []
+    for number, finalists in enumerate((tournament.get("format_state") or {}).get("finals", []), start=1):
+        lines.append(f"final {number} (a round-robin x{finals[number - 1][1]} of the top {len(finalists)}):"
+                     f" {', '.join(names.get(v, str(v)) for v in finalists)}")
     return "\n".join(lines)

@@ -13,6 +13,9 @@ failure of the game engine itself (or of this machine) raises. Bad input from th
 (unknown game, wrong bot count, bad option, missing bot file) raises ``GameError``/``BotError``
 before any process starts.
 
+A seat may be a `HumanSeat` instead of a bot path: a person's decisions come from a page
+(`arena.runner.human`), on the wall clock of that seat's limits, while every bot is frozen.
+
 With a `LiveBots` of the worker, processes of bots that said ``"matches": "many"`` are kept
 for later matches instead of being sent ``quit``; the match log is the same either way.
 """
@@ -28,6 +31,7 @@ from datetime import datetime, timezone
 
 from arena.games import IllegalAction, get_game
 from arena.runner import cgroups, protocol
+from arena.runner.human import TIMEOUT_WORDS, HumanSeat, is_human
 from arena.runner import clock as clocks
 from arena.runner.bots import BotError
 from arena.runner.files import BotFilesError
@@ -204,9 +208,10 @@ class MatchLog(list):
 class Seat:
     """One seat's bot, clock and status during a match."""
 
-    def __init__(self, index: int, path: str, limits: Limits, clock: str):
+    def __init__(self, index: int, path, limits: Limits, clock: str):
         self.index = index
-        self.path = path
+        self.human: HumanSeat | None = path if is_human(path) else None
+        self.path = str(path)
         self.limits = limits
         self.status = "ok"
         self.error: str | None = None
@@ -216,6 +221,43 @@ class Seat:
         self.seated: Seated | None = None
         self.stderr = ""
         self.wants_many = False
+        self.log: list | None = None  # where the event for its stderr after `end` goes
+        # Its stderr cut into the decisions during which it was written: (event, first byte,
+        # end byte), filled in once the process is done and its stderr final (`_fill_stderr`).
+        self._pieces: list = []
+        self._piece_from = 0
+        self._piece_event: dict | None = None
+
+    def stderr_begins(self) -> None:
+        """Its stderr from here on is this match's (its process just started, or was reset)."""
+        self._piece_from = self.process.stderr.total
+
+    def stderr_to(self, event: dict) -> None:
+        """What it wrote since the last cut goes to ``event`` (its reply, ready or failure)."""
+        self._piece_event = event
+
+    def stderr_cut(self, event: dict | None = None) -> None:
+        """End the current piece of its stderr here (the bot waits: frozen, or reading its
+        input) and begin the next one, which goes to ``event`` unless `stderr_to` says."""
+        mark = self.process.stderr_mark()
+        if self._piece_event is not None:
+            self._pieces.append((self._piece_event, self._piece_from, mark))
+        self._piece_from, self._piece_event = mark, event
+
+    def _fill_stderr(self, process) -> None:
+        """The process is done: write each piece of its stderr into its event (a piece that
+        is empty leaves its event as it was; the event after `end` is logged if it has one)."""
+        capture = process.stderr
+        if self._piece_event is not None:
+            self._pieces.append((self._piece_event, self._piece_from, capture.total))
+            self._piece_event = None
+        for event, begin, end in self._pieces:
+            text = capture.piece(begin, end)
+            if text:
+                event["stderr"] = text
+                if event.get("event") == "stderr" and self.log is not None:
+                    self.log.append(event)
+        self._pieces = []
 
     @property
     def process(self):
@@ -238,6 +280,7 @@ class Seat:
             self.clock.settle(process.cpu_ns())
             process.stop()
             self.stderr = process.stderr.text()
+            self._fill_stderr(process)
 
     def hand_back(self, bots: LiveBots) -> None:
         """Keep the process for a later match (the caller checked it may be reused)."""
@@ -246,6 +289,7 @@ class Seat:
             self.clock.settle(seated.process.cpu_ns())
             bots.checkin(seated)  # it waits frozen for its next match; if retired, what it writes as it quits is ours too
             self.stderr = seated.process.stderr.text()
+            self._fill_stderr(seated.process)
 
 
 def play_match(spec: MatchSpec, protections: Protections | None = None, bots: LiveBots | None = None) -> MatchResult:
@@ -265,7 +309,8 @@ def play_match(spec: MatchSpec, protections: Protections | None = None, bots: Li
     protections = bots.protections
     try:
         for path in spec.bots:
-            bots.command(str(path))  # a path that is no bot is the user's mistake: refuse now
+            if not is_human(path):
+                bots.command(str(path))  # a path that is no bot is the user's mistake: refuse now
         state = game.create_state(players, int(spec.seed), options)
         return _play(spec, game, state, options, protections, bots)
     finally:
@@ -279,8 +324,11 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
     seat_limits = spec.seat_limits or [None] * players
     fallback = random.Random(derive_seed(spec.seed, "fallback"))
     clock = clocks.choose(limits.clock, protections.resources != "rlimits" and cgroups.cpu_readable())
-    seats = [Seat(i, str(path), seat_limits[i] or limits, clock) for i, path in enumerate(spec.bots)]
+    seats = [Seat(i, path, seat_limits[i] or limits, "wall" if is_human(path) else clock)
+             for i, path in enumerate(spec.bots)]
     log = MatchLog()
+    for seat in seats:
+        seat.log = log
     started_at = datetime.now(timezone.utc)
     began = time.monotonic()
     try:
@@ -304,6 +352,10 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
             step += 1
         result_ranks = _final_ranks(state, seats)
         _finish_bots(seats, state, result_ranks, log, bots, spec.restart == "auto", spec.extra_fields)
+        for seat in seats:
+            if seat.human is not None:
+                end = next(event for event in reversed(log) if event["event"] == "end")
+                seat.human.finish({**end, "seat": seat.index, "observation": state.observation(seat.index)})
     finally:
         for seat in seats:
             seat.shut_down()
@@ -325,6 +377,8 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
     bot_seeds = spec.bot_seeds or [derive_seed(spec.seed, "bot", i) for i in range(len(seats))]
     hashes = spec.hashes or [None] * len(seats)
     for seat in seats:
+        if seat.human is not None:
+            continue  # a person has no process
         try:
             seat.seated = bots.checkout(seat.path, seat.limits.for_kernel(), seat.limits.max_line_bytes,
                                         seat.limits.max_output_bytes, hashes[seat.index],
@@ -335,6 +389,7 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
             raise  # the bot on disk is wrong (not its behaviour): the user's or the store's problem
         command = seat.seated.staged.command
         seat.wants_many = command.matches == "many"
+        seat.stderr_begins()
         if not seat.seated.reused:
             try:
                 seat.seated.process.start()
@@ -347,7 +402,7 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
         message = start_message(spec.game, options, seat.index, len(seats), bot_seeds[seat.index], seat.limits,
                                 spec.extra_fields, clock)
         log.append({"event": "start", "seat": seat.index, "message": message})
-        if seat.failed:
+        if seat.failed or seat.human is not None:
             continue
         process = seat.process
         if seat.seated.reused:
@@ -361,7 +416,7 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
         except BotFailure as failure:
             _fail_at_start(seat, failure.status, failure.message, log)
     for seat in seats:
-        if seat.failed:
+        if seat.failed or seat.human is not None:
             continue
         turn = turns[seat.index]
         try:
@@ -373,6 +428,7 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
         event = {"event": "ready", "seat": seat.index, "line": line[:4096].decode("utf-8", "replace"),
                  "ms": round((answered - turn.began) * 1000, 3)}
         log.append(event)
+        seat.stderr_to(event)
         try:
             ready = protocol.parse_ready(line)
         except ReplyError as error:
@@ -425,8 +481,12 @@ def _bad_ready(seat: Seat, error: ReplyError, line: bytes, log: list) -> None:
 
 
 def _fail_at_start(seat: Seat, status: str, message: str, log: list) -> None:
+    event = {"event": "failure", "seat": seat.index, "step": None}
+    if seat.process is not None:
+        seat.stderr_to(event)
     seat.fail(status, f"start-up: {message}")
-    log.append({"event": "failure", "seat": seat.index, "step": None, "status": seat.status, "error": seat.error})
+    event.update(status=seat.status, error=seat.error)
+    log.append(event)
 
 
 def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, timer: HarnessTimer | None = None):
@@ -445,6 +505,11 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
         if timer.running is not None and timer.running.process is not None:
             timer.running.process.freeze()
         timer.running = seat
+    if seat.human is not None:
+        return _decide_by_person(seat, state, step, log, extra, legal, timer)
+    # What it wrote until now belongs to its previous decision (or its start-up); read before
+    # its CPU time, which settles that decision.
+    seat.stderr_cut()
     cpu = process.cpu_ns()
     seat.clock.settle(cpu)
     request = request_message(seat.index, step, state.observation(seat.index), legal, seat.clock.for_request(), extra)
@@ -480,6 +545,7 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
         event["harness_ms"] = round((asked - timer.since) * 1000, 3)
         timer.since = replied
     log.append(event)
+    seat.stderr_to(event)
     seat.clock.finished(turn, elapsed, event)
     if process.launch.out_of_memory():
         # One of its processes was killed by the kernel for going over the bot's memory limit
@@ -504,6 +570,43 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
     if debug:
         event["debug"] = debug
     log.append(event)
+    return state, True
+
+
+def _decide_by_person(seat: Seat, state, step: int, log: list, extra: dict | None, legal: list | None,
+                      timer: HarnessTimer | None):
+    """Ask the person in the seat (every bot is frozen meanwhile); an action the engine
+    refuses is sent back with its reason and the person tries again on the same clock."""
+    request = request_message(seat.index, step, state.observation(seat.index), legal, seat.clock.for_request(), extra)
+    log.append({"event": "request", "seat": seat.index, "step": step, "message": request})
+    asked = time.monotonic()
+    turn = seat.clock.decision(None, asked)
+    taken = []
+
+    def attempt(action):
+        nonlocal state
+        state, refusal = _apply(state, action, legal)
+        if refusal is None:
+            taken.append(action)
+        return refusal
+
+    decided = seat.human.decide(request, attempt, turn.wall_deadline)
+    answered = time.monotonic()
+    elapsed = answered - asked
+    if timer is not None:
+        timer.since = answered  # the person's time is not the harness's
+    if not decided:
+        seat.clock.timed_out(turn, None, elapsed)
+        return state, _fail(seat, "timeout", f"step {step}: {TIMEOUT_WORDS}: {turn.timeout_words(None, asked + elapsed)}",
+                            step, log, {"ms": round(elapsed * 1000, 3)})
+    seat.decisions += 1
+    reply = {"type": "action", "action": taken[0]}
+    event = {"event": "reply", "seat": seat.index, "step": step, "line": protocol.encode(reply)[:-1].decode(),
+             "ms": round(elapsed * 1000, 3)}
+    log.append(event)
+    seat.clock.finished(turn, elapsed, event)
+    seat.clock.settle(None)
+    log.append({"event": "action", "seat": seat.index, "step": step, "action": taken[0], "by": "bot"})
     return state, True
 
 
@@ -535,9 +638,11 @@ def _unrequested(process, within: float = 0.0) -> bool:
 def _fail(seat: Seat, status: str, message: str, step: int, log: list, times: dict | None = None) -> bool:
     """Record the seat's failure (with the failing decision's ``ms`` and ``cpu_ms`` when it
     failed waiting); the caller then plays the seat by the fallback policy."""
+    event = {"event": "failure", "seat": seat.index, "step": step}
+    seat.stderr_to(event)  # the failed decision's stderr, and what the bot writes as it is stopped
     seat.fail(status, message)
-    log.append({"event": "failure", "seat": seat.index, "step": step, "status": seat.status,
-                "error": seat.error, **(times or {})})
+    event.update(status=seat.status, error=seat.error, **(times or {}))
+    log.append(event)
     return False
 
 
@@ -576,6 +681,7 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
     for seat in live:
         seat.process.freeze()
         seat.clock.settle(seat.process.cpu_ns())
+        seat.stderr_cut({"event": "stderr", "seat": seat.index, "after": "end"})
         keep = reuse and seat.wants_many and bots.keep > 0
         seat.process.thaw()  # a frozen bot would never read `end`, and never look settled
         try:
@@ -609,6 +715,13 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
         seat.process.wait_for_exit(deadline)
         seat.shut_down()
 
+
+# Public for `arena.runner.rerun`, which judges one seat's re-run exactly as a match judges it.
+await_line = _await_line
+fail_at_start = _fail_at_start
+bad_ready = _bad_ready
+apply_action = _apply
+unrequested_output = _unrequested
 
 __all__ = ["BotError", "Limits", "MatchResult", "MatchSpec", "SeatResult", "STATUSES",
            "derive_seed", "parse_reply", "play_match", "retire", "strip_timing"]

@@ -47,6 +47,7 @@ class TournamentConfig:
     bots: list                      # entries: bot names ("name" or "name@2"), paths, or tables
     players: int | None = None      # default: the game's smallest player count
     rounds: int = 1
+    finals: list = dataclass_field(default_factory=list)   # swiss: [[finalists, rounds], ...] round-robin finals
     options: dict = dataclass_field(default_factory=dict)
     seed: int | None = None         # default: a random seed, stored and printed
     name: str | None = None
@@ -79,7 +80,8 @@ _TYPES = {"game": str, "players": int, "rounds": int, "options": dict, "seed": i
           "limits": dict, "skip_unavailable": bool, "restart": str, "format": str, "candidates": list,
           "field": list, "duplicate": bool, "keep_bots": int, "executor": str, "scheduler": str, "bots": list,
           "batch": int, "max_matches": int, "until_stable": bool, "top": int, "stable_batches": int,
-          "sigma_bound": float, "elo0": float, "elo1": float, "alpha": float, "beta": float, "clock": str}
+          "sigma_bound": float, "elo0": float, "elo1": float, "alpha": float, "beta": float, "clock": str,
+          "finals": list}
 _TYPE_NAMES = {str: "a string", int: "a whole number", dict: "a table", bool: "true or false", list: "a list",
                float: "a number"}
 
@@ -125,9 +127,41 @@ def check_value(key: str, value, where: str = "") -> None:
         raise TournamentError(f"{where}game may not be empty")
     if key == "limits":
         check_limits(value, where)
+    if key == "finals":
+        check_finals(value, where)
     if key in ("bots", "candidates", "field"):
         for entry in value:
             check_entry(entry, where)
+
+
+FINALS_FORM = "finals are [[finalists, rounds], ...] with fewer finalists each time, e.g. [[30, 1], [16, 6]]"
+
+
+def check_finals(finals: list, where: str = "") -> None:
+    """Swiss finals: pairs [finalists, rounds], each final smaller than the one before."""
+    previous = None
+    for final in finals:
+        if (not isinstance(final, (list, tuple)) or len(final) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in final)):
+            raise TournamentError(f"{where}{FINALS_FORM}, not {final!r}")
+        finalists, rounds = final
+        if not 2 <= finalists <= 10_000 or not 1 <= rounds <= 1000:
+            raise TournamentError(f"{where}a final has 2 to 10000 finalists and 1 to 1000 rounds, not {final!r}")
+        if previous is not None and finalists >= previous:
+            raise TournamentError(f"{where}{FINALS_FORM}: {finalists} finalists after {previous}")
+        previous = finalists
+
+
+def parse_finals(text: str) -> list[list[int]]:
+    """``30x1,16x6`` (the command line's form) -> [[30, 1], [16, 6]]."""
+    finals = []
+    for part in (p.strip() for p in text.split(",")):
+        finalists, sep, rounds = part.partition("x")
+        if not sep or not finalists.strip().isdigit() or not rounds.strip().isdigit():
+            raise TournamentError(f"--finals must look like 30x1,16x6 (FINALISTSxROUNDS, ...), not {text!r}")
+        finals.append([int(finalists), int(rounds)])
+    check_finals(finals)
+    return finals
 
 
 def check_limits(limits: dict, where: str = "") -> None:
@@ -188,6 +222,10 @@ def check_config(config: TournamentConfig, where: str = "") -> TournamentConfig:
         raise TournamentError(f"{where}an SPRT compares two bots (new, old), not {len(config.bots)}")
     if config.format == "sprt" and config.elo1 <= config.elo0:
         raise TournamentError(f"{where}elo1 ({config.elo1:g}) must be above elo0 ({config.elo0:g})")
+    if config.finals and config.format != "swiss":
+        raise TournamentError(f"{where}finals are for the swiss format (format = \"swiss\")")
+    if config.finals and config.players is not None and config.finals[-1][0] < config.players:
+        raise TournamentError(f"{where}a final needs at least {config.players} finalists (players per match)")
     if config.until_stable and config.format != "ladder":
         raise TournamentError(f"{where}until_stable is for the ladder format")
     return config

@@ -16,6 +16,7 @@ from typing import Callable
 
 from arena.games import game_names, get_game
 from arena.results import keys, sprt
+from arena.results.humans import is_human
 from arena.results.store import Store
 from arena.results.submit import SubmitError, check_name, check_source, default_name, register
 from arena.runner import files
@@ -98,7 +99,8 @@ def _path_entry(raw, path: str, name: str | None, limits: dict | None) -> _Entry
 def _latest_versions(store: Store, game: str) -> list[dict]:
     latest: dict[str, dict] = {}
     for version in store.bot_versions(game, include_withdrawn=False):
-        latest[version["name"]] = version  # ordered by version: the last one wins
+        if not is_human(version):  # a person plays only by hand (`arena play`)
+            latest[version["name"]] = version  # ordered by version: the last one wins
     return [latest[name] for name in sorted(latest)]
 
 
@@ -129,6 +131,8 @@ def _named_version(store: Store, game: str, entry: str) -> dict:
             what = f"unknown bot {name!r}"
         shown = ", ".join(known[:20]) + (f", ... ({len(known)} in all)" if len(known) > 20 else "")
         raise TournamentError(f"{what} for {game} (known: {shown or 'none; submit one or give a path'})")
+    if is_human(found):
+        raise TournamentError(f"{found['name']} is a person (who played with arena play), not a bot")
     if found["bot_withdrawn"] or (found["version_withdrawn"] and version is None):
         raise TournamentError(f"{found['name']} v{found['version']} is withdrawn (arena bots reinstate {found['name']})")
     return found
@@ -181,6 +185,10 @@ def create(store: Store, config: TournamentConfig, notes: list[str] | None = Non
     _refuse_twice(parsed)
     if len(parsed) < players:
         raise TournamentError(f"{players}-player matches need at least {players} bots, got {len(parsed)}")
+    if config.finals and not players <= config.finals[-1][0] <= config.finals[0][0] <= len(parsed):
+        raise TournamentError(f"finals of {config.finals[0][0]} down to {config.finals[-1][0]} finalists need at least"
+                              f" {config.finals[0][0]} bots and {players} finalists a final ({len(parsed)} bots,"
+                              f" {players}-player matches)")
     if config.format == "sprt" and players > 2 and len(field) < players - 1:
         raise TournamentError(f"an SPRT of {players}-player matches needs a field of at least {players - 1} bots"
                               f" (--field), got {len(field)}")

@@ -3,7 +3,8 @@
 * round-robin, gauntlet: everything at creation; nothing after.
 * swiss: ``rounds`` rounds; each grouped by standing so far (mean points), groups of the
   game's player count, no group played twice while another grouping avoids it; an entry left
-  over sits the round out (the one lowest in the standing with the fewest byes so far).
+  over sits the round out (the one lowest in the standing with the fewest byes so far). Then
+  its ``finals``, if any: round-robins of the leaders (`arena.tournament.finals`).
 * ladder: batches of ``batch`` groups, planned from the current ratings: the entry with the
   fewest matches first, against entries of close rating (Halite's way); entries may be added
   or withdrawn while it runs. It stops after ``max_matches`` matches or, with
@@ -28,6 +29,7 @@ from dataclasses import field as dataclass_field
 from arena.results import sprt, statistics
 from arena.results.ratings import MU, SIGMA
 from arena.results.store import Store
+from arena.tournament import finals
 from arena.tournament.formats import ScheduledMatch, seatings
 
 LADDER_BATCH = 16
@@ -91,8 +93,11 @@ def numbered(stored: Stored, matches: list[tuple[tuple[int, ...], int]], round_n
 # ---- Swiss ------------------------------------------------------------------------------------
 
 class Swiss(Plan):
-    def __init__(self, players: int, rounds: int, duplicate: bool, seed: int):
+    """``rounds`` Swiss rounds, then its ``finals`` if any (`arena.tournament.finals`)."""
+
+    def __init__(self, players: int, rounds: int, duplicate: bool, seed: int, finals: list | None = None):
         self.players, self.rounds, self.duplicate, self.seed = players, rounds, duplicate, seed
+        self.finals = finals or []
 
     def first_round(self, entries: int) -> list[ScheduledMatch]:
         stored = Stored({"config": {}}, [{"position": p, "bot_version_id": p, "withdrawn": 0} for p in range(entries)],
@@ -100,8 +105,8 @@ class Swiss(Plan):
         return self._round(stored, 0)
 
     def next_batch(self, stored: Stored):
-        if stored.rounds >= self.rounds:
-            return None
+        if finals.finalists_so_far(stored.tournament.get("format_state")) or stored.rounds >= self.rounds:
+            return finals.next_final(stored, self.finals, self.players, self.duplicate, self.seed)
         return self._round(stored, stored.rounds), None
 
     def _round(self, stored: Stored, number: int) -> list[ScheduledMatch]:
@@ -177,7 +182,8 @@ class Swiss(Plan):
         return groups
 
     def report(self, stored: Stored) -> str | None:
-        return f"swiss: round {stored.rounds} of {self.rounds} planned"
+        final = finals.report(stored, self.rounds, self.finals)
+        return f"swiss: {final or f'round {stored.rounds} of {self.rounds} planned'}"
 
 
 # ---- ladder ---------------------------------------------------------------------------------------
@@ -352,7 +358,7 @@ def plan_for(tournament: dict, entries: int) -> Plan:
     players, seed = tournament["players"], tournament["seed"]
     kind = tournament.get("format") or config.get("format") or "round-robin"
     if kind == "swiss":
-        return Swiss(players, config.get("rounds", 1), config.get("duplicate", False), seed)
+        return Swiss(players, config.get("rounds", 1), config.get("duplicate", False), seed, config.get("finals"))
     if kind == "ladder":
         return Ladder(players, config.get("duplicate", False), seed, config.get("batch"), config.get("max_matches"),
                       config.get("until_stable", False), config.get("top", 3), config.get("stable_batches", 5),

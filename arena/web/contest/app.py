@@ -47,7 +47,9 @@ from arena.contest.entrants import EntrantsError, parse as parse_entrants
 from arena.contest.inbox import Inbox, InboxRefusal, folder_for
 from arena.contest.uploads import UploadRefused, is_zip_name
 from arena.web import data
-from arena.web.app import STATIC, TEMPLATES, SecurityHeaders, Stores, _script_safe, display_board, environment
+from arena.web.app import SecurityHeaders, Stores, display_board
+from arena.web.safe import script_safe as _script_safe
+from arena.web.templating import STATIC, TEMPLATES, environment
 from arena.web.boards import DRAWN
 from arena.web.contest import guard, reads
 from arena.web.contest.zipcheck import check_zip
@@ -290,8 +292,10 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
     def filtered_summary(replay: Replay, rule: dict, check: bool = False) -> dict:
         summary = replay.summary(check=check)
         summary["views"] = allowed_views(replay, rule)
-        summary["steps"] = [step if step.get("seat") in rule["seats"] else {**step, "debug": None}
+        summary["steps"] = [step if step.get("seat") in rule["seats"] else {**step, "debug": None, "stderr": None}
                             for step in summary["steps"]]
+        summary["stderr"] = {when: [text if seat in rule["seats"] else None for seat, text in enumerate(texts)]
+                             for when, texts in (summary.get("stderr") or {}).items()}  # only its own seats'
         return summary
 
     def match_page(store, request, who):

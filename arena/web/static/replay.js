@@ -217,6 +217,7 @@
       this.el("v-label").textContent = i < this.steps.length ? "step " + i + " / " + last : "end (" + i + " / " + last + ")";
       this.renderDecision(i);
       this.renderSeats(i);
+      this.renderConsoles(i);
       const token = (this.token = (this.token || 0) + 1);
       return this.frame(view, i).then((frame) => {
         if (token !== this.token) return;
@@ -298,7 +299,7 @@
           const rows = (end.scores || []).map((score, seat) => h("tr", null,
             h("td", null, A.seatName({ names: this.names }, seat)), h("td", { class: "num" }, A.fmt(score, 1)),
             h("td", { class: "num" }, "#" + (end.ranks ? end.ranks[seat] : "?")), h("td", null, end.statuses ? end.statuses[seat] : "")));
-          box.appendChild(h("table", { class: "end-table" }, h("tr", null, h("th", null, "seat"), h("th", null, "score"), h("th", null, "rank"), h("th", null, "status")), rows));
+          box.appendChild(h("table", { class: "end-table" }, h("tr", null, h("th", null, "seat"), h("th", { class: "num" }, "score"), h("th", { class: "num" }, "rank"), h("th", null, "status")), rows));
         }
         return;
       }
@@ -334,6 +335,34 @@
           h("td", { class: "num" }, A.ms(before.time[seat])),
           this.hasCpu ? h("td", { class: "num" }, A.ms(before.cpu[seat])) : null);
         table.appendChild(row);
+      }
+    }
+
+    /* Per seat, like a console: what its bot wrote to stderr during its decision at this step,
+     * or its latest decision before it (its start-up before its first; after the end, what it
+     * wrote after `end`). Text only (textContent): nothing a bot wrote becomes markup. */
+    renderConsoles(i) {
+      let box = this.el("v-consoles");
+      if (!box) {
+        const side = this.root.querySelector(".side");
+        if (!side) return;
+        box = h("div", { id: "v-consoles" });
+        side.insertBefore(h("section", { class: "consoles" }, h("h3", null, "Stderr"), box), side.querySelector("#v-json"));
+      }
+      A.clear(box);
+      const outside = this.replay.stderr || { start: [], after_end: [] };
+      for (let seat = 0; seat < this.match.players; seat++) {
+        let j = Math.min(i, this.steps.length - 1);
+        while (j >= 0 && !(this.steps[j].seat === seat && (this.steps[j].by === "bot" || this.steps[j].failure))) j--;
+        let when = j >= 0 ? "step " + j : "start-up";
+        let text = j >= 0 ? this.steps[j].stderr : outside.start[seat];
+        if (i >= this.steps.length && outside.after_end[seat]) { when = "after end"; text = outside.after_end[seat]; }
+        const current = j === i && i < this.steps.length;
+        const pre = h("pre", { class: "console-text" + (text ? "" : " console-empty") }, text || "(nothing on stderr)");
+        box.appendChild(h("div", { class: "console" + (current ? " current" : ""), "data-seat": seat, "data-testid": "console" },
+          h("div", { class: "console-head" }, h("span", { class: "seat-dot seat-" + seat }), A.seatName({ names: this.names }, seat),
+            h("span", { class: "muted" }, " · " + when)), pre));
+        pre.scrollTop = pre.scrollHeight; // the end shows, as in a terminal
       }
     }
 
