@@ -23,8 +23,9 @@ PROBLEMS = r"""() => {
   const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
     (el.getAttribute("class") ? "." + el.getAttribute("class").trim().split(/\s+/).join(".") : "") +
     " «" + (el.textContent || "").trim().slice(0, 40) + "»";
-  const scrolls = (el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
-  const insideScroller = (el) => { for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (scrolls(a)) return true; return false; };
+  // The boxes meant to scroll sideways: a wide table's .scroll box, a stderr text.
+  const scroller = (el) => el.classList.contains("scroll") || el.tagName === "PRE" || el.classList.contains("console-text");
+  const clipper = (el) => { for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return a; return null; };
   if (document.documentElement.scrollWidth > width) problems.push("the page scrolls sideways: " + document.documentElement.scrollWidth + " px > " + width + " px");
   for (const el of document.body.querySelectorAll("*")) {
     if (el.closest("svg") && el.tagName.toLowerCase() !== "svg") continue;
@@ -32,10 +33,15 @@ PROBLEMS = r"""() => {
     if (style.display === "none" || style.visibility === "hidden" || el.closest("details:not([open]) > :not(summary)")) continue;
     const box = el.getBoundingClientRect();
     if (!box.width && !box.height) continue;
-    if (box.right > width + 1 && !insideScroller(el)) problems.push("sticks out of the window by " + Math.round(box.right - width) + " px: " + name(el));
+    const clip = clipper(el);
+    if (!clip && box.right > width + 1) problems.push("sticks out of the window by " + Math.round(box.right - width) + " px: " + name(el));
+    if (clip && !scroller(clip)) {
+      const edge = clip.getBoundingClientRect();
+      if (box.right > edge.right + 1 || box.left < edge.left - 1) problems.push("cut off by the edge of " + name(clip).split(" «")[0] + ": " + name(el));
+    }
     const ownText = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     const clips = ["hidden", "clip"].includes(style.overflowX) || style.textOverflow === "ellipsis";
-    if (style.display !== "inline" && (clips || ownText) && !scrolls(el) && el.scrollWidth > el.clientWidth + 1)
+    if (style.display !== "inline" && (clips || ownText) && !scroller(el) && el.scrollWidth > el.clientWidth + 1)
       problems.push((clips ? "text clipped" : "text spills out of its box") + " (" + el.scrollWidth + " > " + el.clientWidth + " px): " + name(el));
   }
   for (const text of document.querySelectorAll("svg text")) {
