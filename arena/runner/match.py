@@ -4,8 +4,9 @@ Owns the protocol's message flow (start, request, action, end, quit), applying t
 (`arena.runner.clock`: start-up, per-decision allowance, time bank, on CPU or wall time),
 pausing every bot that is not deciding (only the bot on move runs: its processes are thawed
 for its start-up and its decisions, and frozen before any other bot of the match is thawed;
-what one uses until then is charged to its own decision), failure classification and the
-fallback policy:
+what one uses until then is charged to its own decision), what a failure does to a seat (the
+checks that find one, in their order and with their words, are `arena.runner.decision`'s,
+shared with `arena rerun`) and the fallback policy:
 a seat whose bot failed is played by a seeded random legal action from then on, so the others'
 match stays meaningful, and is ranked last. Returns a plain ``MatchResult``; never raises
 because of a bot — whatever a bot writes or does, the worst it gets is a failed seat. Only a
