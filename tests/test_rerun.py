@@ -97,6 +97,7 @@ def test_each_step_shows_the_stderr_written_while_it_was_decided(db, tmp_path):
     assert code == 0
     assert report["start"]["stderr"] == "got start\n"
     assert [s["stderr"] for s in report["steps"]] == [f"got request {s['step']}\n" for s in report["steps"]]
+    assert [s["recorded_stderr"] for s in report["steps"]] == [s["stderr"] for s in report["steps"]]  # from the store
 
 
 def test_from_step_sends_start_then_the_requests_from_that_step(db, tmp_path):
@@ -218,7 +219,8 @@ def test_every_game_sends_the_very_bytes_of_an_arena_match_log(tmp_path, game):
 
 # ---- stderr: cut as the match cuts it, beside the recorded piece; crashes quoted by their error line ----
 
-# Writes on stderr before and after its reply, and after `end`: every piece has a decision to go to.
+# Writes on stderr during start-up, each decision (before its reply: what it writes after
+# it goes with this decision or the next, as the bot is frozen sooner or later) and after `end`.
 TALKS_AROUND = """\
 import json, sys
 
@@ -229,8 +231,8 @@ for line in sys.stdin:
         print(json.dumps({"type": "ready"}), flush=True)
     elif message["type"] == "request":
         print("WORD thinking about %d" % message["step"], file=sys.stderr, flush=True)
-        print(json.dumps({"type": "action", "index": 0}), flush=True)
         print("WORD done with %d" % message["step"], file=sys.stderr, flush=True)
+        print(json.dumps({"type": "action", "index": 0}), flush=True)
     elif message["type"] == "end":
         print("ranked %d" % message["ranks"][message["seat"]], file=sys.stderr, flush=True)
     elif message["type"] == "quit":
@@ -412,7 +414,8 @@ def test_a_log_whose_bot_is_not_there_asks_for_one_with_bot(tmp_path):
     assert f"the bot of seat 0, {bot}, is not there" in out.output and "--bot PATH" in out.output
 
 
-def test_the_recorded_sandbox_mode_is_used_unless_one_is_named(played):
+def test_the_recorded_sandbox_mode_is_used_unless_one_is_named(played, monkeypatch):
+    monkeypatch.setenv("ARENA_SANDBOX", os.environ.get("ARENA_SANDBOX", "bubblewrap"))  # --sandbox sets it for good
     recorded = arena(played, "rerun", "1", "--seat", "0")
     assert "sandbox bubblewrap" in recorded.output and "note:" not in recorded.output
     named = CliRunner().invoke(main, ["--db", played, "--sandbox", "none", "rerun", "1", "--seat", "0"])
