@@ -115,10 +115,13 @@ def grades_csv(rows: list[FinalRow]) -> str:
         low, high = row.rating_interval or (None, None)
         rank_low, rank_high = row.rank_interval or (None, None)
         writer.writerow([_cell(row.name), _cell(row.email), row.rank or "", row.band or "",
-                         "" if row.rating is None else f"{row.rating:.1f}", "" if low is None else f"{low:.1f}",
-                         "" if high is None else f"{high:.1f}", rank_low or "", rank_high or "", row.matches,
+                         _number(row.rating), _number(low), _number(high), rank_low or "", rank_high or "", row.matches,
                          row.version or ""])
     return out.getvalue()
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{round(value, 1) + 0.0:.1f}"  # + 0.0: never "-0.0"
 
 
 def _cell(text: str) -> str:

@@ -74,6 +74,7 @@ class ContestRunner:
         self._taken = ledger.taken_ids(self.store, self.contest["id"])
         self._building: dict[int, Future] = {}
         self._last_seen = 0
+        self._deferred: list[dict] = []
         self._in_flight: dict[int, str] = {}     # match id -> "test" | "ladder"
         self._next_plan = 0.0
         self._secrets: dict[int, str] = {}
@@ -152,10 +153,15 @@ class ContestRunner:
                 self._taken.add(future_id)
             else:
                 self._problem(f"upload {future_id}: {future.exception()!r} (taken again on the next start)")
-        rows = self.inbox().rows_after(self._last_seen)
+        rows = self._deferred + self.inbox().rows_after(self._last_seen)
+        self._deferred = []
         for row in rows:
             self._last_seen = max(self._last_seen, row["id"])
             if row["id"] in self._taken or row["id"] in self._building:
+                continue
+            if row["kind"] == "action" and '"final"' in (row["payload"] or "") and \
+                    any(earlier < row["id"] for earlier in self._building):
+                self._deferred.append(row)  # the final waits for the uploads received before it
                 continue
             if row["kind"] == "upload":
                 self._building[row["id"]] = builds.submit(self._take_upload, row)
@@ -313,12 +319,20 @@ class ContestRunner:
             return "submissions open"
         if do == "deadline":
             config = contest["config"]
+            old = config.deadline_at()
             config.deadline = payload.get("deadline")
             try:
                 records.set_config(self.store, contest["id"], config)
             except ContestError as error:
                 return f"not done: {error}"
+            new = config.deadline_at()
+            closed_by_deadline = old is not None and contest["closed_at"] == old.isoformat(timespec="milliseconds")
+            if closed_by_deadline and (new is None or new.isoformat(timespec="milliseconds") > now()):
+                ledger.set_closed(self.store, contest["id"], None)  # a deadline moved on opens them again
+                return f"deadline set to {config.deadline or 'none'}; submissions open again"
             return f"deadline set to {config.deadline or 'none'}"
+        if do == "entrants":
+            return records.add_entrants_with_digests(self.store, contest["id"], payload.get("rows"))
         if do == "final":
             from arena.contest.final import create_final
 

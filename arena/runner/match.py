@@ -468,9 +468,11 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
         timer.running = seat
     if seat.human is not None:
         return _decide_by_person(seat, state, step, log, extra, legal, timer)
+    # What it wrote until now belongs to its previous decision (or its start-up); read before
+    # its CPU time, which settles that decision.
+    seat.stderr_cut()
     cpu = process.cpu_ns()
     seat.clock.settle(cpu)
-    seat.stderr_cut()  # what it wrote until now belongs to its previous decision (or its start-up)
     request = request_message(seat.index, step, state.observation(seat.index), legal, seat.clock.for_request(), extra)
     line = protocol.encode(request)
     log.append_request({"event": "request", "seat": seat.index, "step": step, "message": request}, line)

@@ -16,11 +16,12 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.games import get_game
+from arena.games import GameError, get_game
 from arena.results import keys
 from arena.results.humans import HUMAN
 from arena.results.store import Store
 from arena.results.submit import SubmitError, check_name
+from arena.runner.bots import BotError
 from arena.runner.human import HumanSeat, NotYourTurn
 from arena.tournament.config import MAX_SEED, TournamentError
 from arena.tournament.create import resolve_one
@@ -187,19 +188,24 @@ class PlayHost:
         return match
 
     def start(self, game: str, opponents: list[str], name: str, seat: int | None = None,
-              seed: int | None = None) -> HumanMatch:
-        """Store and start a match (opponents: names of stored bots only; never a path, since
-        a page's visitor must not name files on this machine)."""
-        for entry in opponents:
-            if "/" in entry or "\\" in entry or entry.startswith("."):
-                raise TournamentError(f"{entry!r} is not a bot's name")
-        with self._lock:
-            if sum(1 for m in self._matches.values() if not m.done()) >= self.limit:
-                raise TournamentError(f"{self.limit} matches are being played here already; try again later")
-            with Store(self.db_path) as store:
-                match = prepare(store, game, opponents, name, seat, seed, think_s=self.think_s, bank_s=self.bank_s)
-            self._matches[match.token] = match.start()
-        return match
+              seed: int | None = None) -> tuple[HumanMatch | None, str | None]:
+        """Store and start a match: (the match, None), or (None, why not) for a request that
+        cannot be played. Opponents are names of stored bots only, never a path: a page's
+        visitor must not name files on this machine."""
+        try:
+            for entry in opponents:
+                if "/" in entry or "\\" in entry or entry.startswith("."):
+                    raise TournamentError(f"{entry!r} is not a bot's name")
+            with self._lock:
+                if sum(1 for m in self._matches.values() if not m.done()) >= self.limit:
+                    raise TournamentError(f"{self.limit} matches are being played here already; try again later")
+                with Store(self.db_path) as store:
+                    match = prepare(store, game, opponents, name, seat, seed, think_s=self.think_s,
+                                    bank_s=self.bank_s)
+                self._matches[match.token] = match.start()
+        except (TournamentError, GameError, BotError) as error:
+            return None, str(error)
+        return match, None
 
     def get(self, token: str) -> HumanMatch | None:
         with self._lock:

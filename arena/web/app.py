@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from arena.games import game_names, get_game
 from arena.results.store import FAILURE_KINDS, StoreError
-from arena.web import data
+from arena.web import assets, data
 from arena.web.boards import DRAWN
 from arena.web.plots import rating_plot
 from arena.web.replay import CHUNK, Replay, ReplayCache, ReplayUnavailable
@@ -62,6 +62,13 @@ API_ENDPOINTS = [
     ("/api/matches/{id}/check", "the check of the log against the engine's replay, run to the end"),
     ("/api/matches/{id}/frames", "frames of a view in chunks (?view=full|seat-N|snapshot&chunk=N or &frame=N)"),
 ]
+
+
+def viewer_csp(game: str) -> str:
+    """`CSP`, also allowing the replay viewer's inline style and scripts (by their hashes)."""
+    style, scripts = assets.viewer(game)
+    return (CSP.replace("script-src 'self'", "script-src 'self' " + assets.hashes(scripts))
+            .replace("style-src 'self'", "style-src 'self' " + assets.csp_hash(style)))
 
 
 class SecurityHeaders:
@@ -182,10 +189,10 @@ def create_app(db_path: str, replay_cache_size: int = 16, play=None) -> Starlett
         except Exception:  # noqa: BLE001 - a game that cannot load shows as JSON (or not at all)
             pass
 
-    def page(name: str, request: Request, status: int = 200, **context) -> HTMLResponse:
+    def page(name: str, request: Request, status: int = 200, headers: dict | None = None, **context) -> HTMLResponse:
         template = env.get_template(name)
         html = template.render(request=request, url=lambda path: path, **context)
-        return HTMLResponse(html, status_code=status)
+        return HTMLResponse(html, status_code=status, headers=headers)
 
     def replay_of(store, match_id: int) -> tuple[Replay | None, str | None]:
         """The match's replay (cached), or None and why not."""
@@ -262,8 +269,15 @@ def create_app(db_path: str, replay_cache_size: int = 16, play=None) -> Starlett
             viewer = {"match": client_match(summary), "replay": replay.summary(), "source": "api",
                       "drawn": found["game"] in DRAWN}
         stderr = {seat["seat"]: seat.get("stderr") or "" for seat in found["seats"]}
+        if viewer is None:
+            return page("match.html", request, match=summary, stderr=stderr, viewer=None, reason=reason,
+                        first_chunk=None)
+        # The viewer's style and scripts inline (arena.web.assets): the first board is drawn
+        # as soon as this one response has arrived. The CSP allows exactly them, by hash.
+        style, scripts = assets.viewer(found["game"])
         return page("match.html", request, match=summary, stderr=stderr, viewer=viewer, reason=reason,
-                    first_chunk=Markup(script_safe(first_chunk)) if replay is not None else None)
+                    first_chunk=Markup(script_safe(first_chunk)), inline_style=style, inline_scripts=scripts,
+                    headers={"content-security-policy": viewer_csp(found["game"])})
 
     # ---- API ------------------------------------------------------------------------------
 
@@ -425,6 +439,7 @@ def create_app(db_path: str, replay_cache_size: int = 16, play=None) -> Starlett
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)
     app.add_middleware(SecurityHeaders)
     app.state.db_path = str(db_path)
+    app.state.play = play
     app.state.replays = replays
     return app
 

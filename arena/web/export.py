@@ -8,19 +8,13 @@ and styles it carries, by their sha256, and nothing else.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from pathlib import Path
 
-from arena.web import data
-from arena.web.templating import STATIC, client_match, environment
+from arena.web import assets, data
+from arena.web.templating import client_match, environment
 from arena.web.boards import DRAWN
 from arena.web.replay import Replay
 from arena.web.safe import json_for_script, script_safe
-
-
-def _hash(text: str) -> str:
-    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
 
 
 def _with_chunks(viewer_json: str, chunks: dict[str, list[bytes]]) -> str:
@@ -42,11 +36,9 @@ def replay_html(found: dict) -> tuple[str, dict]:
     replay_summary = {**replay.summary(), "views": views}
     viewer = {"match": client_match(summary), "replay": replay_summary, "source": "inline",
               "drawn": found["game"] in DRAWN, "chunks": None}
-    names = ["arena.js", *([f"board-{found['game']}.js"] if found["game"] in DRAWN else []), "replay.js", "match.js"]
-    scripts = [(STATIC / name).read_text(encoding="utf-8") for name in names]
-    style = (STATIC / "style.css").read_text(encoding="utf-8")
-    csp = ("default-src 'none'; img-src data:; style-src " + _hash(style) + "; script-src "
-           + " ".join(_hash(s) for s in scripts) + "; base-uri 'none'; form-action 'none'")
+    style, scripts = assets.viewer(found["game"])
+    csp = ("default-src 'none'; img-src data:; style-src " + assets.csp_hash(style) + "; script-src "
+           + assets.hashes(scripts) + "; base-uri 'none'; form-action 'none'")
     html = environment().get_template("replay_file.html").render(
         match=summary, viewer_json=_with_chunks(json_for_script(viewer), chunks), scripts=scripts, style=style, csp=csp,
         stderr={seat["seat"]: seat.get("stderr") or "" for seat in found["seats"]})

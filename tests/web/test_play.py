@@ -236,3 +236,19 @@ def test_the_view_json_is_the_seats_request_only(play_db, host):
     match.thread.join(PATIENCE)
     log = stored(play_db, match.match_id)["match"]["log"]
     assert_only_own_seat_was_sent([view], log, 1)
+
+
+def test_the_game_page_leaves_people_out_with_humans_0(play_db, host):
+    from starlette.testclient import TestClient
+
+    with Store(play_db) as store:
+        match = prepare(store, "five-towers", ["random"], "eli", seat=0, seed=14, think_s=0.2, bank_s=0)
+    host.add(match.start())
+    match.thread.join(PATIENCE)
+    with TestClient(create_app(str(play_db))) as client:
+        everyone = {e["bot"] for e in client.get("/api/games/five-towers/leaderboard").json()["entries"]}
+        bots = {e["bot"] for e in client.get("/api/games/five-towers/leaderboard?humans=0").json()["entries"]}
+        board = client.get("/games/five-towers?humans=0").text.split("<h2>Tournaments")[0]  # the leaderboard
+        assert client.get("/play").status_code == 404  # no play host: no play pages
+    assert "eli" in everyone and "eli" not in bots and "random" in bots
+    assert "eli" not in board and "random" in board and "bots only" in board

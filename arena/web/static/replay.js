@@ -299,7 +299,7 @@
           const rows = (end.scores || []).map((score, seat) => h("tr", null,
             h("td", null, A.seatName({ names: this.names }, seat)), h("td", { class: "num" }, A.fmt(score, 1)),
             h("td", { class: "num" }, "#" + (end.ranks ? end.ranks[seat] : "?")), h("td", null, end.statuses ? end.statuses[seat] : "")));
-          box.appendChild(h("table", { class: "end-table" }, h("tr", null, h("th", null, "seat"), h("th", null, "score"), h("th", null, "rank"), h("th", null, "status")), rows));
+          box.appendChild(h("table", { class: "end-table" }, h("tr", null, h("th", null, "seat"), h("th", { class: "num" }, "score"), h("th", { class: "num" }, "rank"), h("th", null, "status")), rows));
         }
         return;
       }
