@@ -12,6 +12,7 @@ timed while the entrants upload and the ladder runs.
 from __future__ import annotations
 
 import http.cookiejar
+import os
 import random
 import re
 import socket
@@ -50,6 +51,7 @@ class PageTimer:
         self.random = random.Random(seed)
         self.times: dict[str, list[float]] = {}
         self.failures: list[str] = []
+        self.load: list[float] = []   # the machine's 1-minute load average, sampled with each page
         self._stop = threading.Event()
 
     def start(self) -> "PageTimer":
@@ -79,19 +81,20 @@ class PageTimer:
 
         with Store(self.db, readonly=True, live=True) as store:
             while not self._stop.wait(PAUSE_S):
-                row = store.one("SELECT MAX(id) AS id FROM matches WHERE status = 'finished'")
+                row = store.one("SELECT MAX(id) AS id FROM matches WHERE status = 'finished' AND tournament_id IS NOT NULL")
                 name = self.random.choice(list(self.entrants))
                 pages = [("leaderboard", self.visitor, "/"),
                          ("entrant's own page", self.entrants[name], f"/entrants/{name}"),
                          ("another entrant's page", self.visitor, f"/entrants/{name}"),
                          ("organiser's page", self.organiser, "/organiser")]
                 if row and row["id"]:
-                    pages.append(("a match (newest finished)", self.visitor, f"/matches/{row['id']}"))
+                    pages.append(("a ladder match (newest finished)", self.visitor, f"/matches/{row['id']}"))
                     # Not a page but what its viewer fetches next: the first frames (the replay computed).
                     pages.append(("its first frames (API, after the page)", self.visitor,
                                   f"/api/matches/{row['id']}/frames?view=seat-0&chunk=0"))
                 label, opener, path = self.random.choice(pages)
                 self._time(label, opener, path)
+                self.load.append(os.getloadavg()[0])
 
     def _time(self, label: str, opener, path: str) -> None:
         started = time.perf_counter()
@@ -106,6 +109,7 @@ class PageTimer:
     def figures(self) -> dict:
         every = [t for label, values in self.times.items() if "API" not in label for t in values]
         return {"pages": len(every), "failures": len(self.failures), "first_failures": self.failures[:3],
+                "load_median": _quantile(self.load, 0.5), "cores": os.cpu_count(),
                 "p50_ms": _quantile(every, 0.5), "p95_ms": _quantile(every, 0.95),
                 "by_page": {label: {"n": len(values), "p50_ms": _quantile(values, 0.5),
                                     "p95_ms": _quantile(values, 0.95), "max_ms": max(values)}
@@ -124,6 +128,7 @@ def _quantile(values: list[float], q: float) -> float | None:
 def print_figures(figures: dict) -> None:
     print(f"  pages (HTML) served while they uploaded: {figures['pages']} (failed {figures['failures']}),"
           f" p50 {figures['p50_ms']:.1f} ms, p95 {figures['p95_ms']:.1f} ms (target: p95 under 200 ms)")
+    print(f"    (the machine's load average meanwhile: median {figures['load_median']:.1f} on {figures['cores']} cores)")
     for label, f in figures["by_page"].items():
         print(f"    {label}: {f['n']} loads, p50 {f['p50_ms']:.1f} ms, p95 {f['p95_ms']:.1f} ms, max {f['max_ms']:.1f} ms")
     for line in figures["first_failures"]:

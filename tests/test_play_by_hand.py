@@ -99,6 +99,17 @@ def test_the_person_is_a_bot_of_language_human_and_leaderboard_no_humans_leaves_
     assert {e["bot"] for e in json.loads(hidden.output)["entries"]} == {"random"}
 
 
+def test_a_person_is_marked_as_such_on_the_leaderboard(db):
+    match = play(db, name="grace", think_s=0.2)
+    match.thread.join(PATIENCE)
+    runner = CliRunner()
+    board = json.loads(runner.invoke(main, ["--db", str(db), "leaderboard", "--game", "five-towers",
+                                            "--format", "json"]).output)
+    assert {e["bot"]: e.get("person", False) for e in board["entries"]} == {"grace": True, "random": False}
+    table = runner.invoke(main, ["--db", str(db), "leaderboard", "--game", "five-towers"]).output
+    assert "grace (person)" in table and "random (person)" not in table
+
+
 def test_a_person_is_never_scheduled_by_a_tournament(db):
     match = play(db, name="hal", think_s=0.2)
     match.thread.join(PATIENCE)
@@ -191,3 +202,10 @@ def test_the_bots_are_frozen_while_the_person_thinks(tmp_path):
     assert [s.status for s in result.seats] == ["ok", "ok"], result.seats[1].error
     charged = [e["cpu_ms"] for e in result.log if e["event"] == "reply" and e["seat"] == 1]
     assert len(charged) == 4 and max(charged) < 50, charged
+
+
+def test_rerun_of_a_persons_seat_asks_for_a_bot_to_run(db):
+    match = play(db, name="jo", think_s=0.2)
+    match.thread.join(PATIENCE)
+    result = CliRunner().invoke(main, ["--db", str(db), "rerun", str(match.match_id), "--seat", "0"])
+    assert result.exit_code != 0 and "was played by a person (jo)" in result.output and "--bot PATH" in result.output

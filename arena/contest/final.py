@@ -30,8 +30,8 @@ def finalists(store: Store, contest: dict) -> list[dict]:
 
 def final_config(contest: dict, entries: list[dict]) -> TournamentConfig:
     """The final's tournament: what `arena.tournament.advice` recommends for this many bots —
-    a round-robin for a small field (or more than two players), else one Swiss with finals
-    (its rounds, then round-robins of its top bots) — always with duplicate deals."""
+    a round-robin for a small field, else its Swiss with finals (round-robins of the leaders
+    after the Swiss rounds) — always with duplicate deals."""
     from arena.tournament import advice
 
     players, count = contest["players"], len(entries)
@@ -39,10 +39,11 @@ def final_config(contest: dict, entries: list[dict]) -> TournamentConfig:
     base = dict(game=contest["game"], bots=bots, players=players, options=contest["config"].options,
                 limits=contest["config"].limits, duplicate=True, name=f"{contest['name']} (final)",
                 workers=contest["config"].workers)
-    if players != 2 or count <= advice.SMALL_FIELD:
+    if count <= advice.SMALL_FIELD:
         return TournamentConfig(**base, format="round-robin", rounds=1)
     plan = advice.recommended(count, players, duplicate=True)
-    return TournamentConfig(**base, format="swiss", rounds=plan.rounds, finals=[list(f) for f in plan.finals])
+    return TournamentConfig(**base, format="swiss", rounds=plan.rounds,
+                            finals=[list(final) for final in plan.finals])
 
 
 def create_final(store: Store, contest: dict) -> int:

@@ -104,8 +104,9 @@ class HumanMatch:
         self.result = result
 
 
-def human_version(store: Store, game: str, name: str) -> dict:
-    """The person's bot version (made on first play): a bot named after them, language human."""
+def human_version(store: Store, game: str, name: str, create: bool = True) -> dict | None:
+    """The person's bot version (made on first play, unless not ``create``): a bot named after
+    them, language human. A name that is a bot's is refused."""
     try:
         name = check_name(name)
     except SubmitError as error:
@@ -113,8 +114,8 @@ def human_version(store: Store, game: str, name: str) -> dict:
     versions = store.bot_versions(game, name)
     if any(v["language"] != HUMAN for v in versions):
         raise TournamentError(f"{name!r} is the name of a {game} bot; play under another name (--name)")
-    if versions:
-        return versions[-1]
+    if versions or not create:
+        return versions[-1] if versions else None
     version, _ = store.add_bot_version(game, name, HUMAN, HUMAN, "", None, check_copy=False)
     return version
 
@@ -139,10 +140,9 @@ def prepare(store: Store, game: str, opponents: list[str], name: str, seat: int 
     if seed is None:
         seed = random.SystemRandom().randrange(MAX_SEED)
     detect()  # refuse now (one line) where bots cannot be sandboxed
-    person = human_version(store, game, name)
+    human_version(store, game, name, create=False)  # a name that cannot be the person's is refused first
     bots = [resolve_one(store, game, entry) for entry in opponents]
-    if any(bot["language"] == HUMAN for bot in bots):
-        raise TournamentError("a person cannot be an opponent here: --vs names bots")
+    person = human_version(store, game, name)
     versions = bots[:seat] + [person] + bots[seat:]
     if len({v["id"] for v in versions}) != players:
         raise TournamentError("each bot may take one seat")

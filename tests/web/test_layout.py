@@ -2,8 +2,8 @@
 1440 px) in Chromium: nothing makes the page scroll sideways, and no text is cut off — not
 clipped by its box, not spilling out of it, not outside the drawing it labels.
 
-Screenshots of every page at every width go to the test's tmp folder (and, with
-ARENA_SCREENSHOTS=DIR, to DIR/layout/).
+Screenshots of every page at every width go to the test's tmp folder; with
+ARENA_SCREENSHOTS=DIR the few that docs/web.md shows (`IN_THE_DOCS`) are also saved there.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 WIDTHS = (390, 768, 1440)
+IN_THE_DOCS = {"fifth-avenue-end-390", "leaderboard-390", "tournament-768"}
 
 # What is wrong with the page as it is laid out, as sentences (empty: nothing).
 PROBLEMS = r"""() => {
@@ -23,8 +24,9 @@ PROBLEMS = r"""() => {
   const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
     (el.getAttribute("class") ? "." + el.getAttribute("class").trim().split(/\s+/).join(".") : "") +
     " «" + (el.textContent || "").trim().slice(0, 40) + "»";
-  const scrolls = (el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
-  const insideScroller = (el) => { for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (scrolls(a)) return true; return false; };
+  // The boxes meant to scroll sideways: a wide table's .scroll box, a stderr text.
+  const scroller = (el) => el.classList.contains("scroll") || el.tagName === "PRE" || el.classList.contains("console-text");
+  const clipper = (el) => { for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== "visible") return a; return null; };
   if (document.documentElement.scrollWidth > width) problems.push("the page scrolls sideways: " + document.documentElement.scrollWidth + " px > " + width + " px");
   for (const el of document.body.querySelectorAll("*")) {
     if (el.closest("svg") && el.tagName.toLowerCase() !== "svg") continue;
@@ -32,10 +34,15 @@ PROBLEMS = r"""() => {
     if (style.display === "none" || style.visibility === "hidden" || el.closest("details:not([open]) > :not(summary)")) continue;
     const box = el.getBoundingClientRect();
     if (!box.width && !box.height) continue;
-    if (box.right > width + 1 && !insideScroller(el)) problems.push("sticks out of the window by " + Math.round(box.right - width) + " px: " + name(el));
+    const clip = clipper(el);
+    if (!clip && box.right > width + 1) problems.push("sticks out of the window by " + Math.round(box.right - width) + " px: " + name(el));
+    if (clip && !scroller(clip)) {
+      const edge = clip.getBoundingClientRect();
+      if (box.right > edge.right + 1 || box.left < edge.left - 1) problems.push("cut off by the edge of " + name(clip).split(" «")[0] + ": " + name(el));
+    }
     const ownText = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     const clips = ["hidden", "clip"].includes(style.overflowX) || style.textOverflow === "ellipsis";
-    if (style.display !== "inline" && (clips || ownText) && !scrolls(el) && el.scrollWidth > el.clientWidth + 1)
+    if (style.display !== "inline" && (clips || ownText) && !scroller(el) && el.scrollWidth > el.clientWidth + 1)
       problems.push((clips ? "text clipped" : "text spills out of its box") + " (" + el.scrollWidth + " > " + el.clientWidth + " px): " + name(el));
   }
   for (const text of document.querySelectorAll("svg text")) {
@@ -62,9 +69,9 @@ def shoot(page, folder: Path, name: str) -> None:
     path = folder / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     keep = os.environ.get("ARENA_SCREENSHOTS")
-    if keep:
-        (Path(keep) / "layout").mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, Path(keep) / "layout" / path.name)
+    if keep and name in IN_THE_DOCS:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(keep) / f"narrow-{name}.png")
 
 
 @pytest.mark.parametrize("width", WIDTHS)

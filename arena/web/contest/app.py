@@ -186,6 +186,8 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         token = str(form.get("token") or "")
         entrant = records.entrant_for_token(store, contest_id, token)
         request.session.pop("flash", None)
+        if entrant is not None or records.is_organiser(store, contest_id, token):
+            request.session["csrf"] = secrets.token_urlsafe(32)  # a new form token with every sign-in
         if entrant is not None:
             request.session.update(role="entrant", entrant_id=entrant["id"], key=tokens.digest(token)[:32])
             return back("/me")
@@ -262,7 +264,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         level = views.match_access(store, contest, match_id, entrant_id)
         if level is None:
             raise data.NotFound(f"no match {match_id} in this contest")
-        found = data.match(store, match_id)
+        found = reads.match(store, match_id)
         if who["role"] == "organiser":
             return found, {"views": None, "seats": {s["seat"] for s in found["seats"]}}
         if level == "own":
@@ -311,7 +313,8 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
             shown = allowed_views(replay, rule)
             viewer_data = {"match": {**summary, "seed": str(summary["seed"])}, "replay": filtered_summary(replay, rule),
                            "source": "api", "drawn": found["game"] in DRAWN and shown[0] == "full"}
-        stderr = {s["seat"]: s.get("stderr") or "" for s in found["seats"] if s["seat"] in rule["seats"]}
+        texts = reads.stderr_texts(store, found["id"]) if rule["seats"] else []
+        stderr = {seat: texts[seat] if seat < len(texts) else "" for seat in sorted(rule["seats"])}
         return page("contest_match.html", request, who, match=summary, stderr=stderr, viewer=viewer_data,
                     reason=reason, first_chunk=first_chunk)
 
