@@ -453,7 +453,10 @@ since = time.process_time()''')
     charged = [e["cpu_ms"] for e in result.log if e["event"] == "reply" and e["seat"] == 0]
     # Counted per tick (4 ms here), the overshoot would be 2 ms on average; a busy machine's
     # interrupts, counted to the running process by some kernels, may add to one decision.
-    assert charged and all(ms >= 30 for ms in charged) and statistics.median(charged) < 31, charged
+    # The bot's 30 ms start at its previous reply, a few microseconds before the clock stops
+    # (the write returns, the bot blocks on its next read): those are counted by the bot, not
+    # charged, so a charge may fall short of 30 ms by that much.
+    assert charged and all(ms >= 29.9 for ms in charged) and statistics.median(charged) < 31, charged
 
 
 def test_the_python_starter_kit_and_the_mcts_bots_budget_on_the_clock_the_request_names():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,7 @@ def test_each_step_shows_the_stderr_written_while_it_was_decided(db, tmp_path):
     assert code == 0
     assert report["start"]["stderr"] == "got start\n"
     assert [s["stderr"] for s in report["steps"]] == [f"got request {s['step']}\n" for s in report["steps"]]
+    assert [s["recorded_stderr"] for s in report["steps"]] == [s["stderr"] for s in report["steps"]]  # from the store
 
 
 def test_from_step_sends_start_then_the_requests_from_that_step(db, tmp_path):
@@ -137,7 +139,7 @@ def test_a_timeout_is_judged_on_the_recorded_limits(db, tmp_path):
     assert code == 0
     assert report["limits"]["decision_ms"] == 100 and report["limits"]["bank_ms"] == 0
     assert report["steps"][1]["status"] == "timeout"
-    assert "its allowance is 100 ms" in report["steps"][1]["error"]
+    assert "its limit was 100 ms" in report["steps"][1]["error"]
 
 
 def test_a_bot_s_own_limits_in_its_tournament_are_its_limits_in_the_rerun(db, tmp_path):
@@ -215,6 +217,139 @@ def test_every_game_sends_the_very_bytes_of_an_arena_match_log(tmp_path, game):
     assert json.loads(out.stdout)["stderr"] == json.loads(log.read_text())["seats"][0]["stderr"]
 
 
+# ---- stderr: cut as the match cuts it, beside the recorded piece; crashes quoted by their error line ----
+
+# Writes on stderr during start-up, each decision (before its reply: what it writes after
+# it goes with this decision or the next, as the bot is frozen sooner or later) and after `end`.
+TALKS_AROUND = """\
+import json, sys
+
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "start":
+        print("warming up", file=sys.stderr, flush=True)
+        print(json.dumps({"type": "ready"}), flush=True)
+    elif message["type"] == "request":
+        print("WORD thinking about %d" % message["step"], file=sys.stderr, flush=True)
+        print("WORD done with %d" % message["step"], file=sys.stderr, flush=True)
+        print(json.dumps({"type": "action", "index": 0}), flush=True)
+    elif message["type"] == "end":
+        print("ranked %d" % message["ranks"][message["seat"]], file=sys.stderr, flush=True)
+    elif message["type"] == "quit":
+        break
+"""
+
+
+def talking_bot(folder: Path, word: str = "recorded") -> str:
+    path = write_bot(folder, "talks")
+    Path(path).write_text(TALKS_AROUND.replace("WORD", word))
+    return path
+
+
+def played_log(tmp_path, bot: str, *other: str, game: str = "toy") -> Path:
+    log = tmp_path / "match.json"
+    played = CliRunner().invoke(main, ["match", game, bot, *(other or [RANDOM]), "--seed", "3", "--log", str(log)])
+    assert played.exit_code == 0, played.output
+    return log
+
+
+def test_each_message_s_stderr_is_the_piece_the_match_recorded_for_it(tmp_path):
+    log = played_log(tmp_path, talking_bot(tmp_path / "src"))
+    out = CliRunner().invoke(main, ["rerun", str(log), "--seat", "0", "--json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert report["start"]["stderr"] == report["start"]["recorded_stderr"] == "warming up\n"
+    for step in report["steps"]:
+        n = step["step"]
+        assert step["stderr"] == step["recorded_stderr"] == f"recorded thinking about {n}\nrecorded done with {n}\n"
+    assert report["end_stderr"] == report["recorded_end_stderr"]
+    assert report["end_stderr"].startswith("ranked ")
+
+
+def test_a_changed_bot_s_stderr_is_shown_beside_the_recorded_one(tmp_path):
+    log = played_log(tmp_path, talking_bot(tmp_path / "src"))
+    fixed = talking_bot(tmp_path / "fixed", word="now")
+    out = CliRunner().invoke(main, ["rerun", str(log), "--seat", "0", "--bot", fixed])
+    assert out.exit_code == 0, out.output  # the same actions: only what it wrote differs
+    lines = out.output.splitlines()
+    at = lines.index("    step 0  same     {\"amount\": 1, \"type\": \"take\"}   (line {\"type\": \"action\", \"index\": 0})")
+    assert lines[at + 1:at + 7] == ["            stderr recorded:",
+                                    "            | recorded thinking about 0",
+                                    "            | recorded done with 0",
+                                    "            stderr now:",
+                                    "            | now thinking about 0",
+                                    "            | now done with 0"]
+    assert "            stderr, as recorded:" in lines and "            | warming up" in lines  # start-up, the same
+
+
+def test_a_log_without_stderr_per_decision_shows_this_run_s_with_a_note(tmp_path):
+    log = played_log(tmp_path, talking_bot(tmp_path / "src"))
+    data = json.loads(log.read_text())
+    data["log"] = [{k: v for k, v in event.items() if k != "stderr"} for event in data["log"] if event["event"] != "stderr"]
+    log.write_text(json.dumps(data))
+    out = CliRunner().invoke(main, ["rerun", str(log), "--seat", "0", "--json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert [s["recorded_stderr"] for s in [report["start"], *report["steps"]]] == [None] * (1 + len(report["steps"]))
+    assert report["steps"][0]["stderr"] == "recorded thinking about 0\nrecorded done with 0\n"
+    assert "the log keeps no stderr per decision" in " ".join(report["notes"])
+    text = CliRunner().invoke(main, ["rerun", str(log), "--seat", "0"]).output
+    assert "            stderr:\n            | recorded thinking about 0\n" in text
+
+
+def test_a_silent_bot_s_log_keeps_empty_pieces_not_a_missing_record(tmp_path):
+    log = played_log(tmp_path, write_bot(tmp_path / "src", "last", on_request=LAST_LEGAL))
+    out = CliRunner().invoke(main, ["rerun", str(log), "--seat", "0", "--json"])
+    report = json.loads(out.stdout)
+    assert [s["recorded_stderr"] for s in report["steps"]] == [""] * len(report["steps"])
+    assert report["notes"] == []
+
+
+# After the traceback it says goodbye: the last line of stderr is not the one that explains the crash.
+CRASHES_THEN_SAYS_BYE = 'import atexit\nif requests == 1:\n    atexit.register(lambda: print("bye from atexit", file=sys.stderr))\n' \
+                        'if requests == 2:\n    raise KeyError("missing piece")\n' + LAST_LEGAL
+
+
+def test_a_crash_in_the_rerun_quotes_the_exception_line_not_the_last_line(tmp_path):
+    log = played_log(tmp_path, write_bot(tmp_path / "src", "crashy", on_request=CRASHES_THEN_SAYS_BYE))
+    out = CliRunner().invoke(main, ["rerun", str(log), "--seat", "0", "--json"])
+    assert out.exit_code == 0, out.output
+    second = json.loads(out.stdout)["steps"][1]
+    assert second["status"] == "crash"
+    assert second["error"].endswith("(stderr: KeyError: 'missing piece')")
+    assert second["error"] == second["recorded_error"]
+    assert second["stderr"].rstrip().endswith("bye from atexit")
+
+
+NODE_CRASHER = """\
+#!/usr/bin/env node
+const readline = require("readline");
+const lines = readline.createInterface({input: process.stdin});
+lines.on("line", (line) => {
+  const message = JSON.parse(line);
+  if (message.type === "start") console.log(JSON.stringify({type: "ready"}));
+  else if (message.type === "request") {
+    console.error("looking at step " + message.step);
+    if (message.step >= 2) message.observation.nothing.here = 1;
+    console.log(JSON.stringify({type: "action", index: 0}));
+  } else if (message.type === "quit") process.exit(0);
+});
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node on this machine")
+def test_a_node_crash_in_the_rerun_quotes_its_error_not_the_version_banner(tmp_path):
+    bot = Path(write_bot(tmp_path / "src", "crasher.js", shebang="/usr/bin/env node"))
+    bot.write_text(NODE_CRASHER)
+    log = played_log(tmp_path, str(bot))
+    out = CliRunner().invoke(main, ["rerun", str(log), "--seat", "0", "--json"])
+    assert out.exit_code == 0, out.output
+    failed = next(s for s in json.loads(out.stdout)["steps"] if s["status"] != "ok")
+    assert failed["status"] == "crash"
+    assert "(stderr: TypeError: Cannot set properties of undefined" in failed["error"]
+    assert "Node.js v" in failed["stderr"] and "Node.js v" not in failed["error"]
+
+
 # ---- bad input: one line, exit code 2 ------------------------------------------------------------
 
 @pytest.fixture
@@ -279,9 +414,21 @@ def test_a_log_whose_bot_is_not_there_asks_for_one_with_bot(tmp_path):
     assert f"the bot of seat 0, {bot}, is not there" in out.output and "--bot PATH" in out.output
 
 
-def test_the_recorded_sandbox_mode_is_used_unless_one_is_named(played):
+def test_the_recorded_sandbox_mode_is_used_unless_one_is_named(played, monkeypatch):
+    monkeypatch.setenv("ARENA_SANDBOX", os.environ.get("ARENA_SANDBOX", "bubblewrap"))  # --sandbox sets it for good
     recorded = arena(played, "rerun", "1", "--seat", "0")
     assert "sandbox bubblewrap" in recorded.output and "note:" not in recorded.output
     named = CliRunner().invoke(main, ["--db", played, "--sandbox", "none", "rerun", "1", "--seat", "0"])
     assert named.exit_code == 0, named.output
     assert "note: the match ran in sandbox mode bubblewrap; this re-run in none" in named.output
+
+
+def test_a_match_not_played_yet_has_nothing_to_rerun(db, tmp_path):
+    from arena.tournament.config import TournamentConfig
+    from arena.tournament.create import create
+
+    with Store(db) as store:
+        create(store, TournamentConfig(game="toy", bots=[write_bot(tmp_path / "src", "a"), RANDOM], players=2, seed=3))
+    out = arena(db, "rerun", "1", "--seat", "0")
+    assert out.exit_code == 2
+    assert "match 1 has not been played yet (pending): there is nothing to re-run" in out.output

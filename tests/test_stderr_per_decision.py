@@ -131,3 +131,89 @@ def test_the_decisions_stderr_stays_within_the_match_s_caps(tmp_path, test_bot):
     assert pieces[0] == "1" * 20000 + "\n"  # in the first 32 KiB: whole
     assert "bytes of stderr dropped" in "".join(pieces)
     assert pieces[-1].endswith("6" * 20000 + "\n")  # in the last 32 KiB: whole
+
+
+REUSED = '''\
+import json, sys
+matches = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message["type"]
+    if kind == "start":
+        matches += 1
+        print("start %d" % matches, file=sys.stderr, flush=True)
+        print(json.dumps({"type": "ready", "matches": "many"}), flush=True)
+    elif kind == "request":
+        print("match %d step %d" % (matches, message["step"]), file=sys.stderr, flush=True)
+        print(json.dumps({"type": "action", "index": 0}), flush=True)
+    elif kind == "end":
+        print("after end %d" % matches, file=sys.stderr, flush=True)
+    elif kind == "quit":
+        break
+'''
+
+
+def test_a_reused_process_s_pieces_each_go_to_their_own_match_and_decision(tmp_path, test_bot):
+    from arena.runner.livebots import LiveBots
+    from arena.runner.sandbox import detect
+
+    path = _bot(tmp_path, "reused.py", REUSED)
+    bots = LiveBots(detect(), keep=4)
+    try:
+        results = [play_match(MatchSpec("toy", [path, test_bot("greedy.py")], seed=seed, options={"rounds": 2},
+                                        limits=QUICK), bots=bots) for seed in (1, 2)]
+    finally:
+        bots.close()
+    for number, result in enumerate(results, 1):
+        assert _events(result, "ready")[0]["stderr"] == f"start {number}\n"
+        assert [e["stderr"] for e in _events(result, "reply")] == [
+            f"match {number} step {e['step']}\n" for e in _events(result, "reply")]
+        assert [e["stderr"] for e in _events(result, "stderr")] == [f"after end {number}\n"]
+
+
+JAVA_COMMAND = ("env MALLOC_ARENA_MAX=2 java -Xmx256m -XX:+UseSerialGC -XX:ReservedCodeCacheSize=64m"
+                " -XX:CompressedClassSpaceSize=64m -XX:MaxMetaspaceSize=128m -cp classes CrashBot")  # the Java kit's flags
+
+
+def _compiled(tmp_path, language: str) -> str:
+    """A bot in ``language`` that crashes at its second request (sources in tests/stderr_samples/)."""
+    import subprocess
+    from pathlib import Path
+
+    samples = Path(__file__).parent / "stderr_samples"
+    folder = tmp_path / language
+    folder.mkdir(parents=True)
+    if language == "cpp":
+        subprocess.run(["g++", "-O0", "-o", folder / "bot", samples / "crash_bot.cpp"], check=True)
+        path = folder / "bot"
+    elif language == "rust":
+        subprocess.run(["rustc", "-o", folder / "bot", samples / "crash_bot.rs"], check=True, capture_output=True)
+        path = folder / "bot"
+    else:
+        subprocess.run(["javac", "-d", folder / "classes", samples / "CrashBot.java"], check=True)
+        (folder / "bot.toml").write_text(f'command = "{JAVA_COMMAND}"\n')
+        path = folder
+    for root, dirs, files in os.walk(tmp_path):  # the bot's user must read and run it
+        for name in dirs + files:
+            os.chmod(os.path.join(root, name), 0o755)
+    _bot(tmp_path, "unused.py", "")  # opens the folders above it to the bot's user
+    return str(path)
+
+
+@pytest.mark.parametrize("language, compiler, quoted", [
+    ("cpp", "g++", "killed by SIGABRT (stderr: terminate called after throwing an instance of 'std::runtime_error':"
+                   " what(): no legal action left)"),
+    ("rust", "rustc", "index out of bounds: the len is 0 but the index is 3)"),  # after "thread 'main' ... panicked at bot.rs:..:"
+    ("java", "javac", 'exited with code 1 (stderr: Exception in thread "main" java.lang.IllegalStateException:'
+                      " choosing failed (caused by java.lang.ArrayIndexOutOfBoundsException: Index 3 out of bounds"
+                      " for length 1))"),
+])
+def test_a_compiled_kit_language_s_crash_is_quoted_by_its_error_line(tmp_path, test_bot, language, compiler, quoted):
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no {compiler} on this machine")
+    result = _play(_compiled(tmp_path, language), test_bot("greedy.py"))
+    seat = result.seats[0]
+    assert seat.status == "crash" and quoted in seat.error, seat.error
+    if language == "rust":
+        assert "exited with code 101 (stderr: thread 'main'" in seat.error and " panicked at " in seat.error
+    assert "request 2" in _events(result, "failure")[0]["stderr"]

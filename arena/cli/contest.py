@@ -59,7 +59,7 @@ def contest_group() -> None:
 
 @contest_group.command("create")
 @click.argument("name")
-@click.option("--game", required=True, help="The game played.")
+@click.option("--game", help="The game played (or 'game' in the --config file).")
 @click.option("--players", type=click.IntRange(2, 64), help="Players per match (default: the game's fewest).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False), help="A TOML file of settings (docs/contest.md).")
 @click.option("--deadline", help="When submissions close, ISO 8601 UTC (2026-12-20T18:00:00Z).")
@@ -88,6 +88,8 @@ def contest_create_command(ctx, name, game, players, config_file, deadline, link
     given = {"game": game, "players": players, "deadline": deadline, "link_base": link_base,
              "public_replays": public_replays}
     settings.update({key: value for key, value in given.items() if value is not None})
+    if "game" not in settings:
+        raise click.UsageError("name the game: --game GAME (or game = \"...\" in the --config file)")
     with _contest_errors(), _store(ctx) as store:
         try:
             config = ContestConfig(**settings)
@@ -96,8 +98,7 @@ def contest_create_command(ctx, name, game, players, config_file, deadline, link
         contest, token = records.create_contest(store, name, config)
     click.echo(f"created contest {_printable(contest['name'])}: {contest['game']}, {contest['players']} players,"
                f" ladder = tournament {contest['ladder_id']}")
-    click.echo(f"organiser's link (keep it secret; shown once): {tokens.sign_in_link(contest['config'].link_base, token)}"
-               "/organiser")
+    click.echo(f"organiser's link (keep it secret; shown once): {tokens.sign_in_link(contest['config'].link_base, token)}")
 
 
 @contest_group.command("list")
@@ -108,7 +109,7 @@ def contest_list_command(ctx) -> None:
 
     with _store(ctx, create=False, readonly=True) as store:
         rows = records.contests(store)
-    click.echo(f"{'contest':<24} {'game':<14} {'entrants':>8} {'uploads':>8}  submissions")
+    click.echo(f"{'contest':<24} {'game':<14} {'entrants':>8} {'uploads':>8}  state")
     for row in rows:
         state = "open" if row["closed_at"] is None else f"closed {row['closed_at'][:16]}"
         if row["final_id"]:
@@ -238,7 +239,7 @@ def contest_links_command(ctx, name, names, organiser, csv_path, link_base) -> N
         with store:
             if organiser:
                 token = records.reissue_organiser_token(store, contest["id"])
-                click.echo(f"organiser's link: {tokens.sign_in_link(base, token)}/organiser")
+                click.echo(f"organiser's link: {tokens.sign_in_link(base, token)}")
                 return
             issued = records.reissue_tokens(store, contest["id"], list(names) or None)
     _print_links(issued, base, csv_path)
@@ -400,5 +401,5 @@ def contest_standings_command(ctx, name) -> None:
             click.echo(f"{'-':>4} {'-':>4}  {_printable(row.name):<24}  (not in the final)")
             continue
         low, high = row.rating_interval
-        click.echo(f"{row.rank:>4} {row.band:>4}  {_printable(row.name):<24} {row.rating:>7.1f}  "
+        click.echo(f"{row.rank:>4} {row.band:>4}  {_printable(row.name):<24} {round(row.rating, 1) + 0.0:>7.1f}  "
                    f"{f'{low:.0f} to {high:.0f}':<15} {row.matches:>7}")

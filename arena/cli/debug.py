@@ -76,14 +76,14 @@ def _print_report(report, all_steps: bool) -> None:
         click.echo(f"note: {_printable(note)}")
     _print_outcome(report.start, "start", True)
     for outcome in report.steps:
-        shown = all_steps or not outcome.same or outcome.status != "ok" or outcome.stderr
+        shown = all_steps or not outcome.same or outcome.status != "ok" or outcome.stderr or outcome.recorded_stderr
         _print_outcome(outcome, f"step {outcome.step}", shown)
     if report.not_reached:
         click.echo(f"not reached: {len(report.not_reached)} recorded request(s) after the failure (steps"
                    f" {report.not_reached[0]}..{report.not_reached[-1]})")
-    if report.end_stderr or report.exit:
-        click.echo("end" + (f": {_printable(report.exit)}" if report.exit else ""))
-        _print_stderr(report.end_stderr)
+    if report.end_stderr or report.recorded_end_stderr or report.exit:
+        click.echo(f"{'end':>10}" + (f"  {_printable(report.exit)}" if report.exit else ""))
+        _print_stderr(report.end_stderr, report.recorded_end_stderr)
     differences = sum(not o.same for o in [report.start, *report.steps])
     decided = len(report.steps)
     if report.reproduced:
@@ -108,7 +108,7 @@ def _print_outcome(outcome, what: str, shown: bool) -> None:
         now = _result(outcome.status, outcome.error, outcome.reply, outcome.action, what)
         click.echo(f"{what:>10}  {mark}  recorded: {recorded}")
         click.echo(f"{'':>10}  {'':7}  now:      {now}")
-    _print_stderr(outcome.stderr)
+    _print_stderr(outcome.stderr, outcome.recorded_stderr)
 
 
 def _result(status: str, error: str | None, reply: str | None, action, what: str) -> str:
@@ -123,12 +123,18 @@ def _answer(reply: str | None, action, what: str) -> str:
     return f"{_printable(json.dumps(action, sort_keys=True))}   (line {_printable(reply or '')[:120]})"
 
 
-def _print_stderr(text: str) -> None:
-    from arena.text import printable
+def _print_stderr(now: str, recorded: str | None) -> None:
+    """The stderr of one message now, beside what the match recorded for it (None: the log
+    keeps none per decision, and a note said so): once when they are the same."""
+    from arena.cli.console import console_lines
 
-    lines = printable(text).rstrip().splitlines()
-    if len(lines) > STDERR_LINES:
-        click.echo(f"{'':>12}| [... {len(lines) - STDERR_LINES} earlier line(s); all of them with --json ...]")
-        lines = lines[-STDERR_LINES:]
-    for line in lines:
-        click.echo(f"{'':>12}| {line}")
+    if recorded is None or recorded == now:
+        heading = "stderr" if recorded is None else "stderr, as recorded"
+        blocks = [(heading, now)] if now else []
+    else:
+        blocks = [("stderr recorded", recorded), ("stderr now", now)]
+    for heading, text in blocks:
+        lines = console_lines(text, STDERR_LINES, " " * 12, "; all of them with --json")
+        click.echo(f"{'':>12}{heading}:" + ("" if lines else " (none)"))
+        for line in lines:
+            click.echo(line)

@@ -277,11 +277,15 @@ def tournament_list_command(ctx: click.Context) -> None:
 @click.option("--bots", "bot_count", type=click.IntRange(2, 100_000), required=True, help="How many bots.")
 @click.option("--players", type=click.IntRange(2, 64), default=2, show_default=True, help="Players per match.")
 @click.option("--no-duplicate", is_flag=True, help="Count matches without duplicate deals.")
-def tournament_plan_command(bot_count: int, players: int, no_duplicate: bool) -> None:
+@click.option("--game", help="The game: its measured figures only, and its name in the advised command.")
+def tournament_plan_command(bot_count: int, players: int, no_duplicate: bool, game: str | None) -> None:
     """Before a run: the matches a round-robin of N bots costs, and a cheaper plan."""
+    from arena.games import get_game
     from arena.tournament.advice import plan_text
 
-    click.echo(plan_text(bot_count, players, not no_duplicate))
+    if game is not None:
+        get_game(game)  # an unknown game: one line naming the known ones
+    click.echo(plan_text(bot_count, players, not no_duplicate, game))
 
 
 @tournament_group.command("show")

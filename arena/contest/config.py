@@ -71,6 +71,16 @@ def check(config: ContestConfig) -> ContestConfig:
     """``config`` with the game's defaults filled in, or `ContestError` naming the bad key."""
     from arena.games import GameError, get_game
 
+    for key, kind, name in (("game", str, "a string"), ("options", dict, "a table"), ("limits", dict, "a table"),
+                            ("link_base", str, "a string"), ("ladder_format", str, "a string")):
+        if not isinstance(getattr(config, key), kind):
+            raise ContestError(f"{key} must be {name}, not {getattr(config, key)!r}")
+    if isinstance(config.deadline, dt.datetime):  # a TOML date-time written without quotes
+        config.deadline = config.deadline.isoformat()
+    if config.deadline is not None and not isinstance(config.deadline, str):
+        raise ContestError(f"deadline must be a date and time like 2026-12-20T18:00:00Z, not {config.deadline!r}")
+    if config.players is not None and (isinstance(config.players, bool) or not isinstance(config.players, int)):
+        raise ContestError(f"players must be a whole number, not {config.players!r}")
     try:
         game = get_game(config.game)
     except GameError as error:

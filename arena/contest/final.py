@@ -30,8 +30,8 @@ def finalists(store: Store, contest: dict) -> list[dict]:
 
 def final_config(contest: dict, entries: list[dict]) -> TournamentConfig:
     """The final's tournament: what `arena.tournament.advice` recommends for this many bots —
-    a round-robin for a small field (or more than two players), else its Swiss (with its
-    rounds) — always with duplicate deals."""
+    a round-robin for a small field, else its Swiss with finals (round-robins of the leaders
+    after the Swiss rounds) — always with duplicate deals."""
     from arena.tournament import advice
 
     players, count = contest["players"], len(entries)
@@ -39,12 +39,11 @@ def final_config(contest: dict, entries: list[dict]) -> TournamentConfig:
     base = dict(game=contest["game"], bots=bots, players=players, options=contest["config"].options,
                 limits=contest["config"].limits, duplicate=True, name=f"{contest['name']} (final)",
                 workers=contest["config"].workers)
-    recommend = getattr(advice, "recommended_config", None)  # a later advice may say it whole
-    if recommend is not None:
-        return TournamentConfig(**{**base, **recommend(count, players, duplicate=True)})
-    if players != 2 or count <= advice.SMALL_FIELD:
+    if count <= advice.SMALL_FIELD:
         return TournamentConfig(**base, format="round-robin", rounds=1)
-    return TournamentConfig(**base, format="swiss", rounds=advice.staged(count, players, True).swiss_rounds)
+    plan = advice.recommended(count, players, duplicate=True)
+    return TournamentConfig(**base, format="swiss", rounds=plan.rounds,
+                            finals=[list(final) for final in plan.finals])
 
 
 def create_final(store: Store, contest: dict) -> int:
@@ -115,10 +114,13 @@ def grades_csv(rows: list[FinalRow]) -> str:
         low, high = row.rating_interval or (None, None)
         rank_low, rank_high = row.rank_interval or (None, None)
         writer.writerow([_cell(row.name), _cell(row.email), row.rank or "", row.band or "",
-                         "" if row.rating is None else f"{row.rating:.1f}", "" if low is None else f"{low:.1f}",
-                         "" if high is None else f"{high:.1f}", rank_low or "", rank_high or "", row.matches,
+                         _number(row.rating), _number(low), _number(high), rank_low or "", rank_high or "", row.matches,
                          row.version or ""])
     return out.getvalue()
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{round(value, 1) + 0.0:.1f}"  # + 0.0: never "-0.0"
 
 
 def _cell(text: str) -> str:

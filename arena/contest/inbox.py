@@ -7,7 +7,9 @@ changed or deleted and "taken" means "recorded there". Rows:
 
 * ``upload``: an entrant's file, under ``uploads/<random>/<sanitised name>``;
 * ``test``: an entrant asks for test matches, ``{"opponents": [names], "matches": n}``;
-* ``action``: the organiser's ``{"do": "withdraw"|"reinstate"|"close"|"open"|"deadline"|"final", ...}``.
+* ``action``: the organiser's ``{"do": "withdraw"|"reinstate"|"close"|"open"|"deadline"|"final", ...}``,
+  or ``{"do": "entrants", "rows": [{"name", "email", "token_sha256"}]}`` (entrants added on
+  the web page: the web process makes the tokens and shows the links once; only digests travel).
 
 Durability: an upload is written to a temporary file and fsynced, renamed into place (the
 folder fsynced), and its row committed (``synchronous = FULL``) before `add_upload` returns:
@@ -44,7 +46,7 @@ CREATE TABLE IF NOT EXISTS inbox (
 CREATE INDEX IF NOT EXISTS inbox_by_entrant ON inbox (entrant, kind, received_at);
 """
 CHUNK = 1 << 20
-ACTIONS = ("withdraw", "reinstate", "close", "open", "deadline", "final")
+ACTIONS = ("withdraw", "reinstate", "close", "open", "deadline", "final", "entrants")
 
 
 class InboxRefusal(Exception):
@@ -156,7 +158,8 @@ class Inbox:
 
     def add_action(self, do: str, **details) -> Received:
         """An organiser's action for the runner: withdraw/reinstate (``entrant=NAME``), close,
-        open, deadline (``deadline=ISO`` or None), final (close submissions, start the final)."""
+        open, deadline (``deadline=ISO`` or None), final (close submissions, start the final),
+        entrants (``rows=[{"name", "email", "token_sha256"}]``: see `add_entrants`)."""
         if do not in ACTIONS:
             raise InboxRefusal(f"unknown action {do!r} (known: {', '.join(ACTIONS)})")
         with self._write():
@@ -165,6 +168,13 @@ class Inbox:
                 "INSERT INTO inbox (kind, payload, received_at) VALUES ('action', ?, ?)",
                 [json.dumps({"do": do, **details}), received]).lastrowid
         return Received(row_id, received)
+
+    def add_entrants(self, rows: list[dict]) -> Received:
+        """Entrants for the runner to add, as the organiser's page sends them: each row a name,
+        an e-mail and the SHA-256 of a token the web process made (never the token itself).
+        The runner adds all of them or none (its outcome says why)."""
+        return self.add_action("entrants", rows=[{"name": r["name"], "email": r["email"],
+                                                  "token_sha256": r["token_sha256"]} for r in rows])
 
     # ---- reading (the runner, the pages) ----------------------------------------------------
 

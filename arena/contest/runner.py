@@ -42,6 +42,7 @@ from arena.tournament.config import TournamentError
 POLL_S = 0.2              # how often the inbox is looked at while matches run
 PLAN_EVERY_S = 2.0        # an idle ladder (too few entrants) is asked again this often
 VALIDATION_STDERR = 64 << 10
+UPLOAD_ATTEMPTS = 3       # an upload whose outcome could not be recorded is tried this often
 
 
 @dataclass
@@ -57,7 +58,8 @@ class RunnerStats:
 
 
 class ContestRunner:
-    """Runs one contest until ``stop`` is set (a `threading.Event`) or ``until()`` is true."""
+    """Runs one contest until ``stop`` is set (a `threading.Event`) or ``until()`` is true;
+    `run` once per object (it closes its connections at the end)."""
 
     def __init__(self, store_path: str | os.PathLike, contest_name: str, workers: int | None = None,
                  build_jobs: int = 1, notify: Callable[[str], None] | None = None):
@@ -73,7 +75,10 @@ class ContestRunner:
         self._inbox: Inbox | None = None
         self._taken = ledger.taken_ids(self.store, self.contest["id"])
         self._building: dict[int, Future] = {}
+        self._upload_rows: dict[int, dict] = {}   # inbox id -> its row, while it builds
+        self._attempts: dict[int, int] = {}
         self._last_seen = 0
+        self._deferred: list[dict] = []
         self._in_flight: dict[int, str] = {}     # match id -> "test" | "ladder"
         self._next_plan = 0.0
         self._secrets: dict[int, str] = {}
@@ -104,8 +109,14 @@ class ContestRunner:
             builds.shutdown(wait=True, cancel_futures=True)
             try:
                 self.store.set_tournament_status(self.contest["ladder_id"], "interrupted")
+                final = self.contest["final_id"]
+                if final is not None and self.store.tournament(final)["status"] == "running":
+                    self.store.set_tournament_status(final, "interrupted")
             except StoreError:
                 pass
+            if self._inbox is not None:
+                self._inbox.close()
+            self.store.close()
         return self.stats
 
     def turn(self, executor, builds: ThreadPoolExecutor) -> None:
@@ -148,17 +159,31 @@ class ContestRunner:
     def _take_inbox(self, builds: ThreadPoolExecutor) -> None:
         for future_id in [i for i, f in self._building.items() if f.done()]:
             future = self._building.pop(future_id)
+            row = self._upload_rows.pop(future_id)
             if future.exception() is None:
                 self._taken.add(future_id)
-            else:
-                self._problem(f"upload {future_id}: {future.exception()!r} (taken again on the next start)")
-        rows = self.inbox().rows_after(self._last_seen)
+                continue
+            # Not recorded (the database was busy or full, say): tried again a few times, then
+            # left in the inbox for the next start.
+            self._attempts[future_id] = self._attempts.get(future_id, 0) + 1
+            again = self._attempts[future_id] < UPLOAD_ATTEMPTS
+            self._problem(f"upload {future_id}: {future.exception()!r}"
+                          + (" (tried again)" if again else " (taken again on the next start)"))
+            if again:
+                self._deferred.append(row)
+        rows = self._deferred + self.inbox().rows_after(self._last_seen)
+        self._deferred = []
         for row in rows:
             self._last_seen = max(self._last_seen, row["id"])
             if row["id"] in self._taken or row["id"] in self._building:
                 continue
+            if row["kind"] == "action" and '"final"' in (row["payload"] or "") and \
+                    any(earlier < row["id"] for earlier in self._building):
+                self._deferred.append(row)  # the final waits for the uploads received before it
+                continue
             if row["kind"] == "upload":
                 self._building[row["id"]] = builds.submit(self._take_upload, row)
+                self._upload_rows[row["id"]] = row
             else:
                 try:
                     self._take_request(row)
@@ -313,12 +338,20 @@ class ContestRunner:
             return "submissions open"
         if do == "deadline":
             config = contest["config"]
+            old = config.deadline_at()
             config.deadline = payload.get("deadline")
             try:
                 records.set_config(self.store, contest["id"], config)
             except ContestError as error:
                 return f"not done: {error}"
+            new = config.deadline_at()
+            closed_by_deadline = old is not None and contest["closed_at"] == old.isoformat(timespec="milliseconds")
+            if closed_by_deadline and (new is None or new.isoformat(timespec="milliseconds") > now()):
+                ledger.set_closed(self.store, contest["id"], None)  # a deadline moved on opens them again
+                return f"deadline set to {config.deadline or 'none'}; submissions open again"
             return f"deadline set to {config.deadline or 'none'}"
+        if do == "entrants":
+            return records.add_entrants_with_digests(self.store, contest["id"], payload.get("rows"))
         if do == "final":
             from arena.contest.final import create_final
 
@@ -385,9 +418,9 @@ class ContestRunner:
         from arena.tournament import plans
 
         step, plan = plans.next_step(self.store, tournament_id)
-        if not step or not step[0]:
+        if step is None:
             return 0
-        matches, state = step
+        matches, state = step  # no matches: the plan ended (its last state is still kept)
         secret = self._secret(tournament_id)
         matches = [replace(m, seed=keys.deal_seed(secret, m.deal)) for m in matches]
         added = self.store.add_matches(tournament_id, matches, format_state=state)

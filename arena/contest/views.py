@@ -216,15 +216,23 @@ def match_access(store: Store, contest: dict, match_id: int, entrant_id: int | N
     return "result"
 
 
-def seat_detail(store: Store, contest: dict, match_id: int, entrant_id: int) -> list[dict]:
-    """The entrant's own seats in one match: status, error, stderr (its last 64 KiB) and the
-    debug text of each of its decisions (step, text). Unpacks this one match's log."""
-    versions = _versions_of(store, contest, entrant_id)
-    if not versions:
-        return []
-    seats = store.query(
-        f"SELECT seat, status, error, rank, score FROM match_seats WHERE match_id = ? AND bot_version_id IN"
-        f" ({','.join('?' * len(versions))}) ORDER BY seat", [match_id, *versions])
+def seat_detail(store: Store, contest: dict, match_id: int, entrant_id: int | None) -> list[dict]:
+    """The entrant's own seats in one match (``entrant_id=None``: every seat, for the
+    organiser only): status, error, stderr (its last 64 KiB) and the debug text of each of its
+    decisions (step, text). Unpacks this one match's log."""
+    if entrant_id is None:
+        seats = store.query("SELECT s.seat, b.name, s.status, s.error, s.rank, s.score FROM match_seats s"
+                            " JOIN bot_versions v ON v.id = s.bot_version_id JOIN bots b ON b.id = v.bot_id"
+                            " WHERE s.match_id = ? ORDER BY s.seat", [match_id])
+        if not seats or match_access(store, contest, match_id, None) is None:
+            return []
+    else:
+        versions = _versions_of(store, contest, entrant_id)
+        if not versions:
+            return []
+        seats = store.query(
+            f"SELECT seat, status, error, rank, score FROM match_seats WHERE match_id = ? AND bot_version_id IN"
+            f" ({','.join('?' * len(versions))}) ORDER BY seat", [match_id, *versions])
     if not seats:
         return []
     logs = store.one("SELECT log, stderr FROM match_logs WHERE match_id = ?", [match_id])

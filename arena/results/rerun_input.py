@@ -9,6 +9,11 @@ messages are taken; the other seats' actions are kept for the game engine alone 
 action a request did not list). The seat's limits are the match's (its ``sandbox`` record),
 with its tournament's per-bot overrides, and the protocol's limits as its ``start`` message
 said them.
+
+Where the log keeps what the bot wrote to stderr during each decision (a ``stderr`` field on
+its ``ready``, ``reply`` or ``failure`` event, and a ``stderr`` event after ``end``), each
+recorded message gets its piece; a log written before arena kept them has none (None), which
+is told apart from a silent bot by the seat's whole stderr.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import json
 from dataclasses import fields
 from pathlib import Path
 
+from arena.results.humans import is_human
 from arena.results.botstore import verify
 from arena.runner.match import Limits, end_message
 from arena.runner.rerun import RecordedStep, Recording
@@ -45,6 +51,9 @@ def from_store(store, match_id: int, seat: int, need_copy: bool = True) -> Recor
     row = _seat_row(match["seats"], seat, label, match["players"])
     version = store.bot_version(row["bot_version_id"])
     expected = version["stored_hash"] or version["content_hash"]
+    if need_copy and is_human(version):  # `arena play`: no program to run
+        raise RerunInputError(f"seat {seat} of {label} was played by a person ({row['bot']}); re-run a bot"
+                              " on what they were sent with --bot PATH")
     if need_copy:
         problem = verify(store.bot_store, version["path"], expected)
         if problem:
@@ -126,9 +135,11 @@ def _read_log(label: str, game: str, players: int, seat: int, seed, options: dic
     start = None
     ready = None
     start_status, start_error = "ok", None
+    start_stderr, end_stderr = "", ""
     steps: dict[int, RecordedStep] = {}
     actions = []
     end_event = None
+    by_decision = False  # does the log keep this seat's stderr per decision?
     for event in log:
         kind = event.get("event")
         if kind == "action":
@@ -137,21 +148,29 @@ def _read_log(label: str, game: str, players: int, seat: int, seed, options: dic
             end_event = event
         if event.get("seat") != seat:
             continue
+        stderr = event.get("stderr") or ""
+        by_decision = by_decision or "stderr" in event
         if kind == "start":
             start = event["message"]
         elif kind == "ready":
             ready = event.get("line")
+            start_stderr += stderr
         elif kind == "request":
-            steps[event["step"]] = RecordedStep(event["step"], event["message"])
+            steps[event["step"]] = RecordedStep(event["step"], event["message"], stderr="")
         elif kind == "reply" and event.get("step") in steps:
             steps[event["step"]].reply = event.get("line")
+            steps[event["step"]].stderr += stderr
         elif kind == "action" and event.get("by") == "bot" and event.get("step") in steps:
             steps[event["step"]].action = event["action"]
         elif kind == "failure":
             if event.get("step") is None:
                 start_status, start_error = event.get("status"), event.get("error")
+                start_stderr += stderr
             elif event["step"] in steps:
                 steps[event["step"]].status, steps[event["step"]].error = event.get("status"), event.get("error")
+                steps[event["step"]].stderr += stderr
+        elif kind == "stderr":
+            end_stderr += stderr
     if start is None:
         raise RerunInputError(f"{label} has no start message for seat {seat} in its log (an incomplete log)")
     failed = row.get("status") not in (None, "ok")
@@ -161,7 +180,12 @@ def _read_log(label: str, game: str, players: int, seat: int, seed, options: dic
                           end_event.get("teams"))
     told = start.get("limits") if isinstance(start.get("limits"), dict) else {}
     clock = sandbox.get("clock") or told.get("clock") or "wall"  # stored before there was a choice: wall
-    return Recording(label, game, players, seat, seed, options, start, ready, start_status, start_error,
+    whole = row.get("stderr") or ""
+    if not by_decision and whole:  # it wrote, yet no event has a piece: a log from before they were kept
+        start_stderr = end_stderr = None
+        for step in steps.values():
+            step.stderr = None
+    return Recording(label, game, players, seat, seed, options, start, ready, start_status, start_error, start_stderr,
                      [steps[step] for step in sorted(steps)], end, actions, _limits(sandbox, overrides, start),
                      clock, sandbox.get("mode"), bot, bot_label, bot_hash, row.get("status") or "ok", row.get("error"),
-                     row.get("stderr") or "")
+                     whole, end_stderr)

@@ -4,8 +4,9 @@ Owns the protocol's message flow (start, request, action, end, quit), applying t
 (`arena.runner.clock`: start-up, per-decision allowance, time bank, on CPU or wall time),
 pausing every bot that is not deciding (only the bot on move runs: its processes are thawed
 for its start-up and its decisions, and frozen before any other bot of the match is thawed;
-what one uses until then is charged to its own decision), failure classification and the
-fallback policy:
+what one uses until then is charged to its own decision), what a failure does to a seat (the
+checks that find one, in their order and with their words, are `arena.runner.decision`'s,
+shared with `arena rerun`) and the fallback policy:
 a seat whose bot failed is played by a seeded random legal action from then on, so the others'
 match stays meaningful, and is ranked last. Returns a plain ``MatchResult``; never raises
 because of a bot — whatever a bot writes or does, the worst it gets is a failed seat. Only a
@@ -22,29 +23,25 @@ for later matches instead of being sent ``quit``; the match log is the same eith
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import random
 import time
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 
-from arena.games import IllegalAction, get_game
+from arena.games import get_game
 from arena.runner import cgroups, protocol
+from arena.runner.decision import Refused, apply_action, ask, await_ready, judge
 from arena.runner.human import TIMEOUT_WORDS, HumanSeat, is_human
 from arena.runner import clock as clocks
 from arena.runner.bots import BotError
 from arena.runner.files import BotFilesError
 from arena.runner.livebots import LiveBots, Seated, retire
-from arena.runner.process import BotFailure, DeadlinePassed
-from arena.runner.protocol import ReplyError, quote_line
+from arena.runner.process import BotFailure
 from arena.runner.sandbox import BotChanged, Protections, ResourceLimits, detect
 
 QUIT_GRACE_S = 1.0
 MAX_STEPS = 100_000
-FLOOD_WINDOW_S = 0.01
-START_EXIT_WINDOW_S = 0.3  # a bad answer to start: did the bot die right after it?
-UNREQUESTED = "wrote more than one line for one request (stdout is for protocol lines only; log to stderr)"
 STATUSES = ("ok", "timeout", "crash", "illegal", "protocol", "limit")
 RESTART_POLICIES = ("auto", "always")
 
@@ -162,6 +159,7 @@ def strip_timing(log: list[dict]) -> list[dict]:
 # Kept importable from here (the protocol module owns them).
 parse_reply = protocol.parse_reply
 parse_ready = protocol.parse_ready
+ReplyError = protocol.ReplyError
 
 
 def start_message(game: str, options: dict, seat: int, players: int, seed: int, limits: Limits,
@@ -418,42 +416,18 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
     for seat in seats:
         if seat.failed or seat.human is not None:
             continue
-        turn = turns[seat.index]
+        event = {"event": "ready", "seat": seat.index}
         try:
-            line = _await_line(seat.process, turn, "no ready answer in time")
-        except BotFailure as failure:
+            ready = await_ready(seat, turns[seat.index], event)
+        except Refused as failure:
+            if "line" in event:
+                log.append(event)  # a bad answer is logged as it came
             _fail_at_start(seat, failure.status, failure.message, log)
             continue
-        answered = time.monotonic()
-        event = {"event": "ready", "seat": seat.index, "line": line[:4096].decode("utf-8", "replace"),
-                 "ms": round((answered - turn.began) * 1000, 3)}
         log.append(event)
         seat.stderr_to(event)
-        try:
-            ready = protocol.parse_ready(line)
-        except ReplyError as error:
-            _bad_ready(seat, error, line, log)
-            continue
-        seat.clock.finished(turn, answered - turn.began, event)
         if seat.seated.staged.command.matches != "one" and ready.get("matches") == "many":
             seat.wants_many = True
-
-
-def _await_line(process, turn: clocks.Turn, late: str) -> bytes:
-    """The bot's next line, or `BotFailure` — a ``timeout`` saying what it used against what
-    it was allowed (``late`` begins the message). On the CPU clock the wait wakes when the
-    bot could first have used up its time, looks at its CPU time, and waits on."""
-    wake = turn.first_check
-    while True:
-        try:
-            return process.receive(wake)
-        except DeadlinePassed:
-            cpu = process.cpu_ns()
-            now = time.monotonic()
-            why = turn.over(cpu, now)
-            if why is not None:
-                raise BotFailure("timeout", f"{late}: {why}") from None
-            wake = turn.next_check(cpu, now)
 
 
 class HarnessTimer:
@@ -466,18 +440,6 @@ class HarnessTimer:
     def __init__(self, since: float):
         self.since = since
         self.running: Seat | None = None
-
-
-def _bad_ready(seat: Seat, error: ReplyError, line: bytes, log: list) -> None:
-    """A bad answer to start: a crash with the bot's own explanation when it died right after
-    (a runtime's start-up error printed to stdout), else a protocol error."""
-    process = seat.process
-    if process.wait_for_exit(time.monotonic() + START_EXIT_WINDOW_S) and not seat.seated.reused:
-        failure = process._crash("exited before answering start")
-        lines = [quote_line(line)] + [quote_line(extra) for extra in process.lines[:3]]
-        _fail_at_start(seat, failure.status, f"{failure.message}; it wrote to stdout: {', '.join(lines)}", log)
-        return
-    _fail_at_start(seat, "protocol", f"{error}: {quote_line(line)}", log)
 
 
 def _fail_at_start(seat: Seat, status: str, message: str, log: list) -> None:
@@ -498,7 +460,6 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
     previous decision and starts this one)."""
     if seat.failed:
         return state, False
-    limits = seat.limits
     legal = state.legal_actions()
     process = seat.process
     if timer is not None and timer.running is not seat:
@@ -507,63 +468,34 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
         timer.running = seat
     if seat.human is not None:
         return _decide_by_person(seat, state, step, log, extra, legal, timer)
+    # What it wrote until now belongs to its previous decision (or its start-up); read before
+    # its CPU time, which settles that decision.
+    seat.stderr_cut()
     cpu = process.cpu_ns()
     seat.clock.settle(cpu)
-    seat.stderr_cut()  # what it wrote until now belongs to its previous decision (or its start-up)
     request = request_message(seat.index, step, state.observation(seat.index), legal, seat.clock.for_request(), extra)
     line = protocol.encode(request)
     log.append_request({"event": "request", "seat": seat.index, "step": step, "message": request}, line)
-    turn = None
+    event = {"event": "reply", "seat": seat.index, "step": step}
     try:
-        if process.has_unrequested_output():
-            raise BotFailure("limit", UNREQUESTED)
-        asked = time.monotonic()
-        turn = seat.clock.decision(cpu, asked)
-        try:
-            process.send_line(line, turn.wall_deadline, thaw=True)
-        except DeadlinePassed:
-            raise BotFailure("timeout", f"did not read its input in time: "
-                                        f"{turn.timeout_words(process.cpu_ns(), time.monotonic())}") from None
-        line = _await_line(process, turn, "no reply in time")
-    except BotFailure as failure:
-        times = None
-        if turn is not None:  # a decision that failed used its time too
-            cpu, wall = process.cpu_ns(), time.monotonic() - turn.began
-            seat.clock.timed_out(turn, cpu, wall)
-            times = {"ms": round(wall * 1000, 3)}
-            if turn.used_cpu_s(cpu) is not None:
-                times["cpu_ms"] = round(turn.used_cpu_s(cpu) * 1000, 3)
-        return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log, times)
-    replied = time.monotonic()
-    elapsed = replied - asked
-    seat.decisions += 1
-    event = {"event": "reply", "seat": seat.index, "step": step,
-             "line": line[:4096].decode("utf-8", "replace"), "ms": round(elapsed * 1000, 3)}
+        reply = ask(seat, line, cpu, event)
+    except Refused as failure:
+        return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log, failure.times)
     if timer is not None:
-        event["harness_ms"] = round((asked - timer.since) * 1000, 3)
-        timer.since = replied
+        event["harness_ms"] = round((reply.asked - timer.since) * 1000, 3)
+        timer.since = reply.replied
     log.append(event)
     seat.stderr_to(event)
-    seat.clock.finished(turn, elapsed, event)
-    if process.launch.out_of_memory():
-        # One of its processes was killed by the kernel for going over the bot's memory limit
-        # (all its processes together): the bot went over the limit, even if it answers.
-        return state, _fail(seat, "limit", f"step {step}: its processes went over the memory limit"
-                            f" ({limits.memory_mb} MiB); the kernel killed one", step, log)
+
+    def refuse(action):
+        nonlocal state
+        state, refusal = apply_action(state, action, legal)
+        return refusal
+
     try:
-        action, debug = protocol.parse_reply(line, legal)
-    except ReplyError as error:
-        # A flood of output is an output-limit failure even when its first line is garbage:
-        # a bot that wrote one bad line writes nothing more, a flooding bot does within 10 ms
-        # (it fails either way).
-        if _unrequested(process, within=FLOOD_WINDOW_S):
-            return state, _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
-        return state, _fail(seat, "protocol", f"step {step}: {error}: {quote_line(line)}", step, log)
-    if _unrequested(process):
-        return state, _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
-    state, refusal = _apply(state, action, legal)
-    if refusal is not None:
-        return state, _fail(seat, "illegal", f"step {step}: {refusal}", step, log)
+        action, debug = judge(seat, reply.line, legal, refuse)
+    except Refused as failure:
+        return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log)
     event = {"event": "action", "seat": seat.index, "step": step, "action": action, "by": "bot"}
     if debug:
         event["debug"] = debug
@@ -583,7 +515,7 @@ def _decide_by_person(seat: Seat, state, step: int, log: list, extra: dict | Non
 
     def attempt(action):
         nonlocal state
-        state, refusal = _apply(state, action, legal)
+        state, refusal = apply_action(state, action, legal)
         if refusal is None:
             taken.append(action)
         return refusal
@@ -606,31 +538,6 @@ def _decide_by_person(seat: Seat, state, step: int, log: list, extra: dict | Non
     seat.clock.settle(None)
     log.append({"event": "action", "seat": seat.index, "step": step, "action": taken[0], "by": "bot"})
     return state, True
-
-
-def _apply(state, action, legal: list | None):
-    """Apply a bot's action. A listed action is applied in its listed form; anything else is
-    tried on a copy of the state, so a game that chokes on it cannot be left half-changed.
-    Returns (state, None) or (state, reason the action was refused)."""
-    chosen = protocol.listed(action, legal)
-    if chosen is not None:
-        state.apply(chosen)  # a failure here is the engine's own: the match cannot go on
-        return state, None
-    candidate = copy.deepcopy(state)
-    try:
-        candidate.apply(action)
-    except IllegalAction as error:
-        return state, error.reason
-    except Exception as error:  # the engine could not even read it: the bot's fault
-        return state, f"the game could not read this action ({type(error).__name__}): {protocol.quote(action)}"
-    return candidate, None
-
-
-def _unrequested(process, within: float = 0.0) -> bool:
-    try:
-        return process.has_unrequested_output(within)
-    except BotFailure:
-        return True  # over the output limit or a line too long while flooding
 
 
 def _fail(seat: Seat, status: str, message: str, step: int, log: list, times: dict | None = None) -> bool:
@@ -713,13 +620,6 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
         seat.process.wait_for_exit(deadline)
         seat.shut_down()
 
-
-# Public for `arena.runner.rerun`, which judges one seat's re-run exactly as a match judges it.
-await_line = _await_line
-fail_at_start = _fail_at_start
-bad_ready = _bad_ready
-apply_action = _apply
-unrequested_output = _unrequested
 
 __all__ = ["BotError", "Limits", "MatchResult", "MatchSpec", "SeatResult", "STATUSES",
            "derive_seed", "parse_reply", "play_match", "retire", "strip_timing"]

@@ -348,14 +348,6 @@ class BotProcess:
         self._abandon_check_at = None
         return self.lines.pop(0)
 
-    def read_available(self) -> None:
-        """Take what the bot has written by now, without waiting (its stderr goes to `stderr`;
-        a line to `lines`): `arena rerun` files stderr under the step it was written in."""
-        try:
-            self._drain(0)
-        except BotFailure:
-            pass  # over a limit: the next receive or check reports it
-
     def _stdout_abandoned(self) -> bool:
         """True when no process of the bot holds its stdout any more.
 

@@ -16,16 +16,17 @@ at any step of the seat (``from_step``): ``start``, then the requests from that 
 failure ends the re-run as it ended the seat's match (the process is stopped); otherwise the
 bot is sent ``end`` and ``quit`` as in the match.
 
-A decision is judged with the match's checks in the match's order, with its words
-(`arena.runner.match`): the clock (the recorded one, ``cpu`` or ``wall``, where this machine
-can run it; the bank starts as the first re-run request says it was), a second line for one
-request, the memory limit, the reply's shape, and the action's legality (a listed action; any
-other is tried on the game engine taken through the recorded actions). As in the match, the
-bot runs only while it decides: it is frozen after a reply when another seat moved next.
+An answer is judged by the match's own checks (`arena.runner.decision`, which a match uses
+too): the clock (the recorded one, ``cpu`` or ``wall``, where this machine can run it; the
+bank starts as the first re-run request says it was), a second line for one request, the
+memory limit, the reply's shape, and the action's legality (a listed action; any other is
+tried on the game engine taken through the recorded actions). As in the match, the bot runs
+only while it decides: it is frozen after a reply when another seat moved next.
 
-What the bot writes to stderr is kept whole (as the match keeps it) and by step: what was read
-from the request of a step until the next message was sent belongs to that step. Knows nothing
-of the store.
+What the bot writes to stderr is kept whole and cut into its messages exactly as a match cuts
+it (`arena.runner.match.Seat`: start-up, each decision, after ``end``; within the match's
+caps), and set beside the recorded piece of the same message where the log keeps stderr per
+decision. Knows nothing of the store.
 """
 
 from __future__ import annotations
@@ -38,15 +39,13 @@ import orjson
 from arena.games import get_game
 from arena.runner import cgroups, protocol
 from arena.runner import clock as clocks
+from arena.runner.decision import Refused, apply_action, ask, await_ready, judge
 from arena.runner.livebots import LiveBots
-from arena.runner.match import (FLOOD_WINDOW_S, QUIT_GRACE_S, UNREQUESTED, Limits, Seat, apply_action, await_line,
-                                bad_ready, fail_at_start, unrequested_output)
-from arena.runner.process import BotFailure, DeadlinePassed, StderrCapture, exit_text
-from arena.runner.protocol import ReplyError, quote_line
+from arena.runner.match import QUIT_GRACE_S, Limits, Seat
+from arena.runner.process import BotFailure, exit_text
 from arena.runner.sandbox import Protections, detect
 
-STEP_STDERR_BYTES = 16 << 10  # of one step's stderr kept for the report (the whole stream is kept as in a match)
-START, END = "start", "end"   # the stderr buckets before the first request and after the last reply
+START = "start"  # `first_difference` when start-up came out otherwise
 
 
 class RerunError(ValueError):
@@ -63,6 +62,7 @@ class RecordedStep:
     action: object = None         # the action applied, in its listed form, when it decided
     status: str = "ok"            # ok, or the failure at this step
     error: str | None = None
+    stderr: str | None = None     # what it wrote while deciding (None: the log keeps no stderr per decision)
 
 
 @dataclass
@@ -79,6 +79,7 @@ class Recording:
     ready: str | None             # the recorded answer to it
     start_status: str             # ok, or the seat's failure at start-up
     start_error: str | None
+    start_stderr: str | None      # what it wrote during start-up (None: not kept per decision)
     steps: list[RecordedStep]
     end: dict | None              # the end message (None when the seat was never sent one)
     actions: list                 # (step, action) of every seat, in the order they were applied
@@ -91,6 +92,7 @@ class Recording:
     status: str                   # the seat's recorded outcome over the match
     error: str | None
     stderr: str                   # the seat's recorded stderr, whole
+    end_stderr: str | None = None  # what it wrote after its last decision (None: not kept per decision)
     notes: list = field(default_factory=list)
 
 
@@ -103,12 +105,13 @@ class StepOutcome:
     recorded_action: object
     recorded_status: str
     recorded_error: str | None
+    recorded_stderr: str | None   # what it wrote then (None: the log keeps no stderr per decision)
     reply: str | None = None
     action: object = None
     status: str = "ok"
     error: str | None = None
     same: bool = True
-    stderr: str = ""
+    stderr: str = ""              # what it wrote now, cut as the match cuts it
     ms: float | None = None       # wall time of the answer
     cpu_ms: float | None = None   # CPU time of all the bot's processes (with cgroups)
     debug: str | None = None
@@ -130,6 +133,7 @@ class RerunReport:
     steps: list[StepOutcome]
     not_reached: list[int]        # recorded steps after the re-run's failure, never sent
     end_stderr: str               # what it wrote after its last reply (end, quit)
+    recorded_end_stderr: str | None  # what it wrote after end in the match (None: not kept per decision)
     exit: str | None              # how the process ended after quit
     stderr: str                   # its whole stderr, kept as a match keeps it
     recorded_status: str
@@ -187,32 +191,6 @@ def _failed_at_start(recording: Recording) -> str:
 def _ranges(steps: list[int], shown: int = 12) -> str:
     text = ", ".join(map(str, steps[:shown]))
     return text + (f", ... {steps[-1]} ({len(steps)} in all)" if len(steps) > shown else "")
-
-
-class StepStderr(StderrCapture):
-    """A bot's stderr kept whole (as in a match) and filed by the step being played when it was read."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.current: object = START
-        self.by_step: dict = {}   # step (or START, END) -> its first STEP_STDERR_BYTES
-        self.beyond: dict = {}    # step -> bytes it wrote beyond those
-
-    def add(self, data: bytes) -> None:
-        super().add(data)
-        kept = self.by_step.setdefault(self.current, bytearray())
-        room = max(0, STEP_STDERR_BYTES - len(kept))
-        kept += data[:room]
-        if len(data) > room:
-            self.beyond[self.current] = self.beyond.get(self.current, 0) + len(data) - room
-
-    def begin(self, key: object) -> None:
-        self.current = key
-
-    def of(self, key: object) -> str:
-        text = bytes(self.by_step.get(key, b"")).decode("utf-8", "replace")
-        beyond = self.beyond.get(key)
-        return text + (f"\n[... {beyond} more bytes of stderr in this step ...]\n" if beyond else "")
 
 
 class RecordedGame:
@@ -290,46 +268,41 @@ def rerun(recording: Recording, bot_path: str | None = None, from_step: int | No
                      f" (bank {bank_ms:,} ms, as that request said)")
     bots = LiveBots(protections, keep=0)
     game = RecordedGame(recording)
-    capture = StepStderr()
-    failures: list = []
-    outcomes: list[StepOutcome] = []
-    timings: list[dict] = []
+    outcomes: list[tuple[StepOutcome, dict]] = []
+    after_end = {"event": "stderr", "after": "end"}  # gets what it writes after its last decision
     exit_words = None
     try:
         bots.command(str(path))
         seat.seated = bots.checkout(str(path), limits.for_kernel(), limits.max_line_bytes, limits.max_output_bytes,
                                     None if bot_path else recording.bot_hash, reuse=False,
                                     label=f"seat {recording.seat}")
-        seat.process.stderr = capture
-        start, start_timing = _start(seat, recording, failures)
+        seat.stderr_begins()
+        start = _start(seat, recording)
         for index, step in enumerate(steps):
             if seat.failed:
                 break
-            _file_stderr(seat, capture, step.step)
-            outcome, timing = _decide(seat, step, game, failures)
-            outcomes.append(outcome)
-            timings.append(timing)
+            outcomes.append(_decide(seat, step, game))
             following = steps[index + 1].step if index + 1 < len(steps) else None
             if not seat.failed and following != step.step + 1:
                 seat.process.freeze()  # another seat decided next in the match: it waited frozen
         if not seat.failed:
-            _file_stderr(seat, capture, END)
-            exit_words = _finish(seat, recording)
-        else:
-            capture.begin(END)
+            exit_words = _finish(seat, recording, after_end)
     finally:
-        seat.shut_down()  # settles the clock of the last decision and collects the rest of stderr
+        seat.shut_down()  # settles the clock of the last decision and files the rest of its stderr
         bots.close()
-    _complete(start, start_timing, capture.of(START))
-    for outcome, timing in zip(outcomes, timings):
-        _complete(outcome, timing, capture.of(outcome.step))
+    for outcome, answer in [start, *outcomes]:
+        outcome.stderr = answer.get("stderr", "")
+        outcome.ms, outcome.cpu_ms = answer.get("ms"), answer.get("cpu_ms")
     if game.problem:
         notes.append(f"{game.problem}: an action that is not listed is not judged")
-    reached = {o.step for o in outcomes}
+    if recording.start_stderr is None and recording.stderr:
+        notes.append("the log keeps no stderr per decision (recorded before arena kept it): only this run's is shown")
+    reached = {outcome.step for outcome, _ in outcomes}
     return RerunReport(
         recording.label, recording.game, recording.seat, str(path), recording.bot_label, protections.mode,
-        recording.sandbox_mode, clock, recording.clock, _limits_shown(limits), start, outcomes,
-        [s.step for s in steps if s.step not in reached], capture.of(END), exit_words, seat.stderr,
+        recording.sandbox_mode, clock, recording.clock, _limits_shown(limits), start[0],
+        [outcome for outcome, _ in outcomes], [s.step for s in steps if s.step not in reached],
+        after_end.get("stderr", ""), recording.end_stderr, exit_words, seat.stderr,
         recording.status, recording.error, seat.status, seat.error, notes)
 
 
@@ -339,124 +312,77 @@ def _limits_shown(limits: Limits) -> dict:
                                                        "max_output_bytes")}
 
 
-def _file_stderr(seat: Seat, capture: StepStderr, key: object) -> None:
-    """What the bot wrote until now belongs to the step before; from now on to ``key``."""
-    seat.process.read_available()
-    capture.begin(key)
-
-
-def _complete(outcome: StepOutcome, timing: dict, stderr: str) -> None:
-    outcome.stderr = stderr
-    outcome.ms = timing.get("ms")
-    outcome.cpu_ms = timing.get("cpu_ms")
-
-
-def _start(seat: Seat, recording: Recording, failures: list) -> tuple[StepOutcome, dict]:
-    """Start the process and send the recorded ``start``, judged as `match._start_bots` does."""
-    outcome = StepOutcome(None, recording.ready, None, recording.start_status, recording.start_error)
-    timing: dict = {}
+def _start(seat: Seat, recording: Recording) -> tuple[StepOutcome, dict]:
+    """Start the process and send the recorded ``start``, judged as a match judges it; the
+    outcome and its answer (the ready event the match logs: line, ms, stderr)."""
+    outcome = StepOutcome(None, recording.ready, None, recording.start_status, recording.start_error,
+                          recording.start_stderr)
+    answer: dict = {}
     process = seat.process
     try:
         process.start()
-    except BotFailure as failure:
-        fail_at_start(seat, failure.status, failure.message, failures)
-        return _judged_start(seat, outcome), timing
-    turn = seat.clock.start_up(0 if process.cpu_ns() is not None else None, process.started_at)
-    try:
+        turn = seat.clock.start_up(0 if process.cpu_ns() is not None else None, process.started_at)
         process.send_line(protocol.encode(recording.start), turn.wall_deadline)
-        line = await_line(process, turn, "no ready answer in time")
-    except BotFailure as failure:
-        fail_at_start(seat, failure.status, failure.message, failures)
-        return _judged_start(seat, outcome), timing
-    answered = time.monotonic()
-    outcome.reply = line[:4096].decode("utf-8", "replace")
-    timing["ms"] = round((answered - turn.began) * 1000, 3)
-    try:
-        protocol.parse_ready(line)
-    except ReplyError as error:
-        bad_ready(seat, error, line, failures)
-        return _judged_start(seat, outcome), timing
-    seat.clock.finished(turn, answered - turn.began, timing)
-    process.freeze()  # until its first request, as in the match
-    return _judged_start(seat, outcome), timing
-
-
-def _judged_start(seat: Seat, outcome: StepOutcome) -> StepOutcome:
+        await_ready(seat, turn, answer)
+    except (BotFailure, Refused) as failure:
+        _fail(seat, answer, failure.status, f"start-up: {failure.message}")
+    else:
+        seat.stderr_to(answer)
+        process.freeze()  # until its first request, as in the match
+    outcome.reply = answer.get("line")
     outcome.status, outcome.error = seat.status, seat.error
     outcome.same = outcome.status == outcome.recorded_status
-    return outcome
+    return outcome, answer
 
 
-def _decide(seat: Seat, step: RecordedStep, game: RecordedGame, failures: list) -> tuple[StepOutcome, dict]:
-    """Send the recorded request of ``step`` and judge the answer as `match._decide` does (the
-    same checks, order and words)."""
-    outcome = StepOutcome(step.step, step.reply, step.action, step.status, step.error)
-    timing: dict = {}
-    process = seat.process
+def _decide(seat: Seat, step: RecordedStep, game: RecordedGame) -> tuple[StepOutcome, dict]:
+    """Send the recorded request of ``step`` and judge the reply as a match judges it; the
+    outcome and its answer (the reply event the match logs: line, ms, cpu_ms, stderr)."""
+    outcome = StepOutcome(step.step, step.reply, step.action, step.status, step.error, step.stderr)
+    answer: dict = {}
     legal = step.request.get("legal")
-    cpu = process.cpu_ns()
+    cpu = seat.process.cpu_ns()
     seat.clock.settle(cpu)
-    turn = None
-    try:
-        if process.has_unrequested_output():
-            raise BotFailure("limit", UNREQUESTED)
-        asked = time.monotonic()
-        turn = seat.clock.decision(cpu, asked)
-        try:
-            process.send_line(protocol.encode(step.request), turn.wall_deadline, thaw=True)
-        except DeadlinePassed:
-            raise BotFailure("timeout", f"did not read its input in time: "
-                                        f"{turn.timeout_words(process.cpu_ns(), time.monotonic())}") from None
-        line = await_line(process, turn, "no reply in time")
-    except BotFailure as failure:
-        if turn is not None:  # a decision that failed used its time too
-            cpu, wall = process.cpu_ns(), time.monotonic() - turn.began
-            seat.clock.timed_out(turn, cpu, wall)
-            timing["ms"] = round(wall * 1000, 3)
-            if turn.used_cpu_s(cpu) is not None:
-                timing["cpu_ms"] = round(turn.used_cpu_s(cpu) * 1000, 3)
-        return _failed(seat, outcome, failure.status, failure.message), timing
-    replied = time.monotonic()
-    seat.decisions += 1
-    outcome.reply = line[:4096].decode("utf-8", "replace")
-    timing["ms"] = round((replied - asked) * 1000, 3)
-    seat.clock.finished(turn, replied - asked, timing)
-    if process.launch.out_of_memory():
-        return _failed(seat, outcome, "limit", f"its processes went over the memory limit"
-                       f" ({seat.limits.memory_mb} MiB); the kernel killed one"), timing
-    try:
-        action, debug = protocol.parse_reply(line, legal)
-    except ReplyError as error:
-        if unrequested_output(process, within=FLOOD_WINDOW_S):
-            return _failed(seat, outcome, "limit", UNREQUESTED), timing
-        return _failed(seat, outcome, "protocol", f"{error}: {quote_line(line)}"), timing
-    if unrequested_output(process):
-        return _failed(seat, outcome, "limit", UNREQUESTED), timing
-    refusal = game.refusal(step, action, legal)
-    if refusal is not None:
+    seat.stderr_cut()  # what it wrote until now belongs to its previous decision (or its start-up)
+
+    def refuse(action) -> str | None:
         outcome.action = action
-        return _failed(seat, outcome, "illegal", refusal), timing
+        return game.refusal(step, action, legal)
+
+    try:
+        reply = ask(seat, protocol.encode(step.request), cpu, answer)
+        seat.stderr_to(answer)
+        action, debug = judge(seat, reply.line, legal, refuse)
+    except Refused as failure:
+        answer.update(failure.times or {})
+        _fail(seat, answer, failure.status, f"step {step.step}: {failure.message}")
+        outcome.reply = answer.get("line")
+        outcome.status, outcome.error = failure.status, seat.error
+        outcome.same = outcome.recorded_status == failure.status
+        return outcome, answer
+    outcome.reply = answer["line"]
     listed = protocol.listed(action, legal)
     outcome.action = action if listed is None else listed
     outcome.debug = debug
     outcome.same = step.status == "ok" and protocol.same_json(outcome.action, step.action)
-    return outcome, timing
+    return outcome, answer
 
 
-def _failed(seat: Seat, outcome: StepOutcome, status: str, message: str) -> StepOutcome:
-    """The seat fails at this step, as in the match (its process is stopped)."""
-    seat.fail(status, f"step {outcome.step}: {message}")
-    outcome.status, outcome.error = status, seat.error
-    outcome.same = outcome.recorded_status == status
-    return outcome
+def _fail(seat: Seat, answer: dict, status: str, message: str) -> None:
+    """The seat fails on this message as in the match (its process is stopped); what it wrote
+    while answering, and as it was stopped, goes to ``answer``."""
+    seat.stderr_to(answer)
+    seat.fail(status, message)
 
 
-def _finish(seat: Seat, recording: Recording) -> str | None:
-    """Send the recorded ``end`` (when the seat was sent one) and ``quit``, as the match ends;
-    how the process ended (None: it exited by itself with code 0)."""
+def _finish(seat: Seat, recording: Recording, after_end: dict) -> str | None:
+    """Send the recorded ``end`` (when the seat was sent one) and ``quit``, as the match ends
+    (what it writes from here on goes to ``after_end``); how the process ended (None: it
+    exited by itself with code 0)."""
     process = seat.process
     process.freeze()
     seat.clock.settle(process.cpu_ns())
+    seat.stderr_cut(after_end)
     process.thaw()
     deadline = time.monotonic() + QUIT_GRACE_S
     try:

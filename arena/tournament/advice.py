@@ -1,9 +1,10 @@
 """Before a run: how many matches a field of N bots needs, by format (`arena tournament plan`).
 
-The counts are exact (they follow from the planners); the accuracy figures are the ones
-bench/ranking.py measured on synthetic fields (strengths evenly spread over 1000 Elo, luck of
-the deal, 5 seeds) and hold only roughly for real bots: see docs/tournaments.md, *How many
-matches*.
+The counts are exact (they follow from the planners). The advice for a big field is one
+tournament, a Swiss with finals (`arena.tournament.finals`); the accuracy figures beside it
+are the ones bench/ranking.py measured with bots of known strength on the real games (see
+docs/tournaments.md, *How many matches*), some played and some from a model fitted to played
+matches, as each line says.
 """
 
 from __future__ import annotations
@@ -11,58 +12,85 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from arena.results.describe import swiss_round_matches
+from arena.results.describe import final_matches, swiss_round_matches
 from arena.tournament.formats.roundrobin import match_count
 
 SMALL_FIELD = 60          # up to this many bots a round-robin is the advice
 
 
+@dataclass(frozen=True)
+class Measured:
+    """What bench/ranking.py measured for the advised plan at ``bots`` bots (duplicate deals)."""
+    bots: int
+    top10: float               # of the true top 10 in its top 10, mean over seeds
+    tau: float                 # Kendall τ to the true order
+    round_robin_top10: float
+    round_robin_tau: float
+    how: str                   # "played" or "modelled", and over how many seeds
+
+
+# game -> the advised plan's figures at 200 bots (bench/ranking.py; docs/tournaments.md)
+MEASURED: dict[str, Measured] = {}
+
+
 @dataclass
-class Staged:
-    """A Swiss; then a round-robin of its top ``finalists``; then ``last_rounds`` rounds of a
-    round-robin of that one's top ``last`` (three tournaments)."""
-    swiss_rounds: int
-    finalists: int
-    last: int
-    last_rounds: int
+class SwissWithFinals:
+    """A Swiss of ``rounds`` rounds, then round-robin finals [(finalists, rounds), ...]."""
+    rounds: int
+    finals: list[tuple[int, int]]
     swiss_matches: int
-    final_matches: int
-    last_matches: int
+    final_matches: list[int]
 
     @property
     def total(self) -> int:
-        return self.swiss_matches + self.final_matches + self.last_matches
+        return self.swiss_matches + sum(self.final_matches)
+
+    @property
+    def finals_flag(self) -> str:
+        return ",".join(f"{size}x{rounds}" for size, rounds in self.finals)
 
 
-def staged(bots: int, players: int = 2, duplicate: bool = True) -> Staged:
-    """The staged plan for a field: about log2(N) Swiss rounds, a round-robin of the top 30,
-    six rounds of a round-robin of its top 16 (for two players: the plan measured at 200 bots,
-    its Swiss scaled by log2 N, its finals by the field below 150 bots)."""
+def recommended(bots: int, players: int = 2, duplicate: bool = True) -> SwissWithFinals:
+    """The advised Swiss with finals: about log2(N) Swiss rounds, a round-robin of the top 30
+    once, then of its top 16 six times (measured at 200 bots; below 150 bots the finals shrink
+    with the field: a fifth of it, then half of that)."""
     rounds = max(4, math.ceil(math.log2(bots)))
-    finalists = min(30, max(players + 1, bots // 5))
-    last, last_rounds = max(players, min(16, finalists // 2 + 1)), 6
-    return Staged(rounds, finalists, last, last_rounds, rounds * swiss_round_matches(bots, players, duplicate),
-                  match_count(finalists, players, 1, duplicate), match_count(last, players, last_rounds, duplicate))
+    first = min(30, max(players + 1, bots // 5))
+    last = max(players, min(16, first // 2 + 1))
+    finals = [(first, 1), (last, 6)]
+    return SwissWithFinals(rounds, finals, rounds * swiss_round_matches(bots, players, duplicate),
+                           [final_matches(size, players, times, duplicate) for size, times in finals])
 
 
-def plan_text(bots: int, players: int = 2, duplicate: bool = True) -> str:
+def plan_text(bots: int, players: int = 2, duplicate: bool = True, game: str | None = None) -> str:
     full = match_count(bots, players, 1, duplicate)
     tag = " with duplicate deals" if duplicate else ""
     lines = [f"{bots} bots, {players}-player matches{tag}",
              f"  round-robin, 1 round: {full} matches ({full * players // bots} a bot)"]
     if players != 2:
         lines.append("  (no measured recommendation for more than two players: python bench/ranking.py"
-                     f" --players {players} measures one)")
+                     f" --players {players} measures one on synthetic bots)")
         return "\n".join(lines)
     if bots <= SMALL_FIELD:
         lines.append(f"  advice: the round-robin (with {SMALL_FIELD} bots or fewer the cheaper plans measured"
                      " lose clearly more of the top 10)")
         return "\n".join(lines)
-    plan = staged(bots, players, duplicate)
-    lines.append(f"  advice: swiss, {plan.swiss_rounds} rounds{tag} ({plan.swiss_matches} matches); a round-robin of"
-                 f" its top {plan.finalists} ({plan.final_matches}); {plan.last_rounds} rounds of a round-robin of"
-                 f" that one's top {plan.last} ({plan.last_matches}): {plan.total} matches,"
-                 f" {100 * plan.total / full:.1f} % of the round-robin's")
-    lines.append("  measured at 200 bots (synthetic, duplicate deals): it places 7.6 of the true top 10 in its top 10"
-                 " where the round-robin places 8.0; Kendall tau 0.77 against 0.95")
+    plan = recommended(bots, players, duplicate)
+    finals = "; ".join(f"a round-robin of the top {size} x{times} ({count})"
+                       for (size, times), count in zip(plan.finals, plan.final_matches))
+    lines.append(f"  advice: one tournament, a swiss with finals: {plan.rounds} rounds ({plan.swiss_matches} matches);"
+                 f" {finals}: {plan.total} matches, {100 * plan.total / full:.1f} % of the round-robin's")
+    lines.append(f"    arena tournament run --game {game or 'GAME'} --format swiss --rounds {plan.rounds}"
+                 f" --finals {plan.finals_flag}{' --duplicate' if duplicate else ''} --bots ...")
+    lines.append(f"    (a file: format = \"swiss\", rounds = {plan.rounds}, finals = "
+                 f"{[list(f) for f in plan.finals]}{', duplicate = true' if duplicate else ''})")
+    for name in ([game] if game else list(MEASURED)):
+        measured = MEASURED.get(name)
+        if measured is None:
+            lines.append(f"  {name}: not measured (python bench/ranking.py --game {name} measures it)")
+            continue
+        lines.append(f"  {name}, measured at {measured.bots} bots ({measured.how}): the plan places"
+                     f" {measured.top10:.1f} of the true top 10 in its top 10, the round-robin"
+                     f" {measured.round_robin_top10:.1f}; Kendall tau {measured.tau:.2f} against"
+                     f" {measured.round_robin_tau:.2f}")
     return "\n".join(lines)

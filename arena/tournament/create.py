@@ -122,7 +122,7 @@ def _named_version(store: Store, game: str, entry: str) -> dict:
     name, version = split_version(entry)
     found = store.find_version(game, name, version)
     if found is None:
-        known = sorted({row["name"] for row in store.bot_versions(game)})
+        known = sorted({row["name"] for row in store.bot_versions(game) if not is_human(row)})
         if version is not None and name in known:
             what = f"bot {name!r} has no version {version}"
         elif Path(entry).suffix or "." in entry:

@@ -16,11 +16,12 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arena.games import get_game
+from arena.games import GameError, get_game
 from arena.results import keys
 from arena.results.humans import HUMAN
 from arena.results.store import Store
 from arena.results.submit import SubmitError, check_name
+from arena.runner.bots import BotError
 from arena.runner.human import HumanSeat, NotYourTurn
 from arena.tournament.config import MAX_SEED, TournamentError
 from arena.tournament.create import resolve_one
@@ -103,8 +104,9 @@ class HumanMatch:
         self.result = result
 
 
-def human_version(store: Store, game: str, name: str) -> dict:
-    """The person's bot version (made on first play): a bot named after them, language human."""
+def human_version(store: Store, game: str, name: str, create: bool = True) -> dict | None:
+    """The person's bot version (made on first play, unless not ``create``): a bot named after
+    them, language human. A name that is a bot's is refused."""
     try:
         name = check_name(name)
     except SubmitError as error:
@@ -112,8 +114,8 @@ def human_version(store: Store, game: str, name: str) -> dict:
     versions = store.bot_versions(game, name)
     if any(v["language"] != HUMAN for v in versions):
         raise TournamentError(f"{name!r} is the name of a {game} bot; play under another name (--name)")
-    if versions:
-        return versions[-1]
+    if versions or not create:
+        return versions[-1] if versions else None
     version, _ = store.add_bot_version(game, name, HUMAN, HUMAN, "", None, check_copy=False)
     return version
 
@@ -138,10 +140,9 @@ def prepare(store: Store, game: str, opponents: list[str], name: str, seat: int 
     if seed is None:
         seed = random.SystemRandom().randrange(MAX_SEED)
     detect()  # refuse now (one line) where bots cannot be sandboxed
-    person = human_version(store, game, name)
+    human_version(store, game, name, create=False)  # a name that cannot be the person's is refused first
     bots = [resolve_one(store, game, entry) for entry in opponents]
-    if any(bot["language"] == HUMAN for bot in bots):
-        raise TournamentError("a person cannot be an opponent here: --vs names bots")
+    person = human_version(store, game, name)
     versions = bots[:seat] + [person] + bots[seat:]
     if len({v["id"] for v in versions}) != players:
         raise TournamentError("each bot may take one seat")
@@ -187,19 +188,24 @@ class PlayHost:
         return match
 
     def start(self, game: str, opponents: list[str], name: str, seat: int | None = None,
-              seed: int | None = None) -> HumanMatch:
-        """Store and start a match (opponents: names of stored bots only; never a path, since
-        a page's visitor must not name files on this machine)."""
-        for entry in opponents:
-            if "/" in entry or "\\" in entry or entry.startswith("."):
-                raise TournamentError(f"{entry!r} is not a bot's name")
-        with self._lock:
-            if sum(1 for m in self._matches.values() if not m.done()) >= self.limit:
-                raise TournamentError(f"{self.limit} matches are being played here already; try again later")
-            with Store(self.db_path) as store:
-                match = prepare(store, game, opponents, name, seat, seed, think_s=self.think_s, bank_s=self.bank_s)
-            self._matches[match.token] = match.start()
-        return match
+              seed: int | None = None) -> tuple[HumanMatch | None, str | None]:
+        """Store and start a match: (the match, None), or (None, why not) for a request that
+        cannot be played. Opponents are names of stored bots only, never a path: a page's
+        visitor must not name files on this machine."""
+        try:
+            for entry in opponents:
+                if "/" in entry or "\\" in entry or entry.startswith("."):
+                    raise TournamentError(f"{entry!r} is not a bot's name")
+            with self._lock:
+                if sum(1 for m in self._matches.values() if not m.done()) >= self.limit:
+                    raise TournamentError(f"{self.limit} matches are being played here already; try again later")
+                with Store(self.db_path) as store:
+                    match = prepare(store, game, opponents, name, seat, seed, think_s=self.think_s,
+                                    bank_s=self.bank_s)
+                self._matches[match.token] = match.start()
+        except (TournamentError, GameError, BotError) as error:
+            return None, str(error)
+        return match, None
 
     def get(self, token: str) -> HumanMatch | None:
         with self._lock:

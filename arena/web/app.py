@@ -439,6 +439,7 @@ def create_app(db_path: str, replay_cache_size: int = 16, play=None) -> Starlett
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)
     app.add_middleware(SecurityHeaders)
     app.state.db_path = str(db_path)
+    app.state.play = play
     app.state.replays = replays
     return app
 

@@ -3,8 +3,9 @@
 ``/api/play/``.
 
 Only added when the server was given a play host (`arena play`, or `arena serve` on a
-loopback address or with ``--play``): the host (`arena.tournament.humanplay.PlayHost`) plays
-and stores the matches; these routes only pass what the person sees and does. A match is
+loopback address or with ``--play``): the host (`arena.tournament.humanplay.PlayHost`, made
+by the command) plays and stores the matches; these routes only pass what the person sees
+and does, and import neither the runner nor the tournament layer. A match is
 reached only by its unguessable token, and its JSON is only ever that seat's own view. Every
 POST must come from a page of this server (its Origin), so another site open in the same
 browser cannot start matches or act for the person.
@@ -21,7 +22,6 @@ from starlette.responses import JSONResponse, RedirectResponse
 from starlette.routing import Route
 
 from arena.games import get_game
-from arena.tournament.config import TournamentError
 
 LONG_POLL_S = 15.0       # a view request waits this long for a change
 MAX_ACTION_BYTES = 64 << 10
@@ -60,14 +60,14 @@ def play_routes(host, store_of: Callable, page: Callable, known_games: Callable)
         opponents = [value for value in form.get("vs", []) if value]
         name = (form.get("name") or [""])[0].strip()
         seat_text = (form.get("seat") or [""])[0]
-        try:
-            seat = int(seat_text) if seat_text not in ("", "random") else None
-            match = await _in_thread(host.start, game, opponents, name, seat)
-        except (TournamentError, ValueError, LookupError) as error:
-            from starlette.concurrency import run_in_threadpool
-
-            games = await run_in_threadpool(lambda: known_games(store_of()))
-            return page("play_choose.html", request, status=400, games=games, problem=str(error))
+        if seat_text not in ("", "random") and not seat_text.isdigit():
+            match, problem = None, f"seat must be a number, not {seat_text[:20]!r}"
+        else:
+            seat = int(seat_text) if seat_text.isdigit() else None
+            match, problem = await _in_thread(host.start, game, opponents, name, seat)
+        if match is None:
+            games = await _in_thread(lambda: known_games(store_of()))
+            return page("play_choose.html", request, status=400, games=games, problem=problem)
         return RedirectResponse(f"/play/{match.token}", status_code=303)
 
     def seat_page(request: Request):

@@ -76,3 +76,15 @@ def test_a_schema_3_database_is_upgraded_to_4_with_the_contest_tables(tmp_path):
     assert arena(db, "contest", "create", "course", "--game", "toy").exit_code == 0
     with Store(db, readonly=True) as store:
         assert store.one("PRAGMA user_version")["user_version"] == SCHEMA_VERSION == 4
+
+
+def test_a_bad_setting_in_the_contest_file_is_one_line_naming_it(tmp_path):
+    db = tmp_path / "arena.db"
+    settings = tmp_path / "contest.toml"
+    for text, message in (('limits = "fast"\n', "Error: limits must be a table, not 'fast'"),
+                          ("upload_bytes = 5\n", "Error: upload_bytes must be a whole number from 1024"),
+                          ("colour = 1\n", "unknown key 'colour'"),
+                          ('deadline = "soon"\n', "Error: deadline must be a date and time")):
+        settings.write_text(text)
+        result = arena(db, "contest", "create", "course", "--game", "toy", "--config", settings)
+        assert result.exit_code == 1 and message in result.stderr and len(result.stderr.splitlines()) == 1

@@ -48,3 +48,21 @@ def test_reissued_links_replace_the_old_ones(tmp_path):
         assert records.entrant_for_token(store, contest["id"], issued["ada"]) is None
         assert records.entrant_for_token(store, contest["id"], fresh["token"])["name"] == "ada"
         assert records.entrant_for_token(store, contest["id"], issued["bob"])["name"] == "bob"
+
+
+def test_entrants_sent_through_the_inbox_are_added_with_their_digests_only(tmp_path):
+    from contestkit import inbox, run_until
+
+    db, contest, _ = make_contest(tmp_path)
+    token, digest = tokens.new_token()
+    with inbox(db) as box:
+        box.add_entrants([{"name": "dee", "email": "dee@example.org", "token_sha256": digest}])
+        box.add_entrants([{"name": "eve", "email": "eve@example.org", "token_sha256": digest},
+                          {"name": "ada", "email": "ada@example.org", "token_sha256": digest}])
+    run_until(db, lambda s: s.one("SELECT COUNT(*) AS n FROM contest_requests")["n"] == 2)
+    with Store(db, readonly=True) as store:
+        assert records.entrant_for_token(store, contest["id"], token)["name"] == "dee"
+        outcomes = [r["outcome"] for r in store.query("SELECT outcome FROM contest_requests ORDER BY inbox_id")]
+        assert "eve" not in records.entrant_names(store, contest["id"])  # all or none
+    assert outcomes == ["1 entrant(s) added: dee",
+                        "not done: line 3: the contest already has an entrant called 'ada'"]

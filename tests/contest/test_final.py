@@ -12,7 +12,7 @@ from arena.contest import records
 from arena.contest.config import ContestError
 from arena.contest.final import final_config, finalists, grades_csv, standings
 from arena.results.store import Store
-from contestkit import CRASHING_BOT, GOOD_BOT, inbox, make_contest, run_until, submissions, upload
+from contestkit import CRASHING_BOT, GOOD_BOT, inbox, make_contest, run_until, upload
 
 
 def final_finished(store) -> bool:
@@ -26,9 +26,8 @@ def test_the_final_plays_the_last_versions_and_exports_grades(tmp_path):
         upload(db, name, GOOD_BOT)
     upload(db, "ada", GOOD_BOT + b"# ada's second version\n")
     upload(db, "dee", CRASHING_BOT)
-    run_until(db, lambda s: len(submissions(s)) == 5)
     with inbox(db) as box:
-        box.add_action("final")
+        box.add_action("final")  # waits for the uploads received before it
     run_until(db, final_finished)
     with Store(db, readonly=True) as store:
         contest = records.contest(store, "course")
@@ -51,7 +50,7 @@ def test_the_final_needs_closed_submissions(tmp_path):
         create_final(store, records.contest(store, "course"))
 
 
-def test_a_large_field_gets_the_swiss_that_advice_recommends(tmp_path):
+def test_a_large_field_gets_the_swiss_with_finals_that_advice_recommends(tmp_path):
     from arena.tournament import advice
 
     db, contest, _ = make_contest(tmp_path)
@@ -59,7 +58,9 @@ def test_a_large_field_gets_the_swiss_that_advice_recommends(tmp_path):
         contest = records.contest(store, "course")
     many = [{"name": f"bot{i}", "version": 1} for i in range(200)]
     config = final_config(contest, many)
-    assert (config.format, config.rounds, config.duplicate) == ("swiss", advice.staged(200).swiss_rounds, True)
+    plan = advice.recommended(200)
+    assert (config.format, config.rounds, config.duplicate) == ("swiss", plan.rounds, True)
+    assert config.finals == [list(final) for final in plan.finals] == [[30, 1], [16, 6]]
     assert final_config(contest, many[:10]).format == "round-robin"
     with Store(db, readonly=True) as store:
         assert finalists(store, contest) == []  # nobody has an accepted version yet

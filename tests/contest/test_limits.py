@@ -91,3 +91,13 @@ def test_a_test_request_naming_an_entrant_without_a_bot_is_refused_with_why(tmp_
         ada = views.entrant_by_name(store, contest, "ada")
         [request] = views.requests(store, contest, ada["id"])
     assert request["outcome"] == "refused: 'cy' has no version in the contest"
+
+
+def test_a_deadline_moved_later_opens_submissions_again(tmp_path):
+    db, contest, _ = make_contest(tmp_path, deadline="2020-01-01T00:00:00Z")
+    run_until(db, lambda s: records.contest(s, "course")["closed_at"] is not None)
+    with inbox(db) as box:
+        box.add_action("deadline", deadline="2099-01-01T00:00:00Z")
+    run_until(db, lambda s: s.one("SELECT COUNT(*) AS n FROM contest_requests")["n"] == 1)
+    with Store(db, readonly=True) as store:
+        assert records.contest(store, "course")["closed_at"] is None

@@ -62,3 +62,22 @@ def test_test_matches_are_unrated_and_played_ahead_of_the_ladder(tmp_path):
         rows = store.query("SELECT m.rating_seq, m.tournament_id FROM contest_test_matches t"
                            " JOIN matches m ON m.id = t.match_id")
     assert rows == [{"rating_seq": None, "tournament_id": None}] * 2
+
+
+def test_a_zipped_folder_is_built_and_a_failing_build_is_refused_with_its_output(tmp_path):
+    from contestkit import zipped
+
+    db, contest, _ = make_contest(tmp_path)
+    good = zipped({"mybot/bot.toml": 'command = "python3 bot.py"\nbuild = "sh build.sh"\n',
+                   "mybot/build.sh": "echo building fine\n", "mybot/bot.py": GOOD_BOT})
+    broken = zipped({"mybot/bot.toml": 'command = "python3 bot.py"\nbuild = "sh build.sh"\n',
+                     "mybot/build.sh": "echo 'error: missing semicolon on line 3' >&2\nexit 3\n",
+                     "mybot/bot.py": GOOD_BOT})
+    upload(db, "ada", broken, filename="mybot.zip")
+    upload(db, "bob", good, filename="mybot.zip")
+    run_until(db, lambda s: len(submissions(s)) == 2)
+    with Store(db, readonly=True) as store:
+        rows = {r["name"]: r for r in submissions(store)}
+        build_log = store.one("SELECT build_log FROM contest_submissions WHERE status = 'accepted'")["build_log"]
+    assert rows["ada"]["status"] == "refused" and "missing semicolon on line 3" in rows["ada"]["reason"]
+    assert rows["bob"]["status"] == "accepted" and "building fine" in build_log

@@ -40,6 +40,9 @@ def test_an_entrants_page_reads_versions_matches_history_and_only_their_own_stde
         cy = views.entrant_by_name(store, contest, "cy")
         assert views.match_access(store, contest, ladder[0]["id"], cy["id"]) == "result"  # replays not public
         assert views.seat_detail(store, contest, ladder[0]["id"], cy["id"]) == []
+        organiser = views.seat_detail(store, contest, ladder[0]["id"], None)
+        assert sorted(s["name"] for s in organiser) == ["ada", "bob"]
+        assert all("thinking hard" in s["stderr"] for s in organiser)
 
 
 def test_the_leaderboard_and_organiser_lists(tmp_path):
@@ -57,3 +60,24 @@ def test_the_leaderboard_and_organiser_lists(tmp_path):
         assert [s["name"] for s in views.all_submissions(store, contest)] == ["cy", "bob", "ada"]
         assert views.queue(box, store, contest)["inbox"] == []
         assert views.summary(store, contest)["with_bot"] == 2
+
+
+def test_with_public_replays_others_see_the_full_view_of_ladder_matches_but_never_test_matches(tmp_path):
+    db, contest, _ = make_contest(tmp_path, public_replays=True)
+    upload(db, "ada", GOOD_BOT)
+    upload(db, "bob", GOOD_BOT + b"# bob\n")
+    run_until(db, lambda s: len(submissions(s)) == 2 and played(s, "bob", 1))
+    with inbox(db) as box:
+        box.add_test_request("ada", ["bob"], 1, per_hour=5)
+    run_until(db, lambda s: s.one("SELECT COUNT(*) AS n FROM contest_test_matches t JOIN matches m"
+                                  " ON m.id = t.match_id WHERE m.status = 'finished'")["n"] == 1)
+    with Store(db, readonly=True) as store:
+        contest = records.contest(store, "course")
+        cy = views.entrant_by_name(store, contest, "cy")
+        ladder = store.one("SELECT id FROM matches WHERE tournament_id = ? AND status = 'finished'",
+                           [contest["ladder_id"]])["id"]
+        test = store.one("SELECT match_id FROM contest_test_matches")["match_id"]
+        assert views.match_access(store, contest, ladder, cy["id"]) == "public"
+        assert views.match_access(store, contest, ladder, None) == "public"
+        assert views.match_access(store, contest, test, cy["id"]) == "result"
+        assert views.seat_detail(store, contest, ladder, cy["id"]) == []  # still no one else's stderr

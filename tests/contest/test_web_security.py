@@ -162,6 +162,16 @@ def test_sign_in_attempts_are_limited_per_client(site):
     assert wrong == [403, 403, 403] and right_but_too_late == 429
 
 
+def test_a_class_signing_in_from_one_address_is_not_held_up(site):
+    limiter = AttemptLimiter(limit=3, window=3600)
+    answers = []
+    for _ in range(4):
+        for name in ("ada", "bob", "cy"):
+            with TestClient(site.app(limiter=limiter)) as client:
+                answers.append(sign_in(client, site.tokens[name]).status_code)
+    assert answers == [303] * 12
+
+
 def test_the_session_cookie_is_httponly_samesite_lax_and_secure_when_asked(site):
     with TestClient(site.app(https_cookies=True), base_url="https://testserver") as client:
         cookie = sign_in(client, site.tokens["ada"]).headers["set-cookie"].lower()

@@ -4,7 +4,14 @@ through the real sign-in form."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +23,9 @@ from arena.web.contest.app import create_contest_app
 from arena.web.contest.guard import AttemptLimiter
 from botmaker import READY, TEMPLATE
 from contestkit import inbox, make_contest, run_until, submissions, upload
+from waiting import PATIENCE
+
+TESTS = Path(__file__).resolve().parents[1]
 
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
@@ -86,3 +96,42 @@ def sign_in(client: TestClient, token: str):
     page = client.get(f"/signin/{token}")
     return client.post("/signin", data={"token": token, "csrf": CSRF.search(page.text).group(1)},
                        follow_redirects=False)
+
+
+class Server:
+    """`arena serve --contest course` as a process on a free loopback port; its output goes
+    to a file (nobody has to read a pipe for it to go on)."""
+
+    def __init__(self, db: Path, folder: Path, *extra: str):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = folder / "server.log"
+        self._log = open(self.log_path, "w")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
+        self.process = subprocess.Popen([sys.executable, "-m", "arena", "--db", str(db), "serve", "--contest", "course",
+                                         "--port", str(self.port), *extra], env=env, stdout=self._log,
+                                        stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=5).read()
+                return
+            except OSError:
+                assert self.process.poll() is None, self.log()
+                assert time.monotonic() < deadline, "the contest server did not start"
+                time.sleep(0.1)
+
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            code = self.process.wait(60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            code = self.process.wait()
+        self._log.close()
+        return code

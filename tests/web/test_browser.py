@@ -357,3 +357,7 @@ def test_the_viewer_shows_each_seat_s_stderr_of_the_current_decision_as_text(pag
     last = console.locator(".console-head").inner_text()
     assert "step " in last or "after end" in last
     shoot(page, tmp_path, "stderr-consoles")
+    for width in (390, 768):
+        page.set_viewport_size({"width": width, "height": 900})
+        box = console.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"the console runs off a {width} px page"

@@ -88,9 +88,17 @@ def test_serve_starts_uvicorn_on_the_app_for_the_database(web_db, tmp_path, monk
     assert result.exit_code == 0, result.output
     assert seen["host"] == "127.0.0.1" and seen["port"] == 8123
     assert seen["app"].state.db_path == str(web_db.path)
-    assert f"serving {web_db.path} (read-only) on http://127.0.0.1:8123/" in result.output
+    assert (f"serving {web_db.path} (read-only; people play bots at /play, and those matches are stored)"
+            f" on http://127.0.0.1:8123/") in result.output
+    assert seen["app"].state.play is not None  # on loopback people may play
+    without_play = CliRunner().invoke(cli, ["--db", str(web_db.path), "serve", "--no-play"])
+    assert f"serving {web_db.path} (read-only) on http://127.0.0.1:8000/" in without_play.output
     own = CliRunner().invoke(serve_command, ["--db", str(web_db.path), "--host", "0.0.0.0"], obj={"db": "elsewhere"})
     assert own.exit_code == 0 and seen["host"] == "0.0.0.0" and seen["app"].state.db_path == str(web_db.path)
+    assert f"serving {web_db.path} (read-only) on http://0.0.0.0:8000/" in own.output
+    assert seen["app"].state.play is None  # not on a public address, unless asked for
+    asked = CliRunner().invoke(serve_command, ["--db", str(web_db.path), "--host", "0.0.0.0", "--play"])
+    assert asked.exit_code == 0 and seen["app"].state.play is not None
     nodb = CliRunner().invoke(cli, ["--db", str(tmp_path / "none.db"), "serve"])
     assert nodb.exit_code == 1 and "no database at" in nodb.output
 

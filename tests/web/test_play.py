@@ -10,6 +10,7 @@ ARENA_SCREENSHOTS=DIR, to DIR as play-WIDTH.png)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 import time
@@ -20,7 +21,9 @@ import pytest
 from arena.results.store import Store
 from arena.results.submit import register
 from arena.tournament.humanplay import PlayHost, prepare
+from arena.web import data
 from arena.web.app import create_app
+from arena.web.replay import Replay
 from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[2]
@@ -166,6 +169,9 @@ def test_a_whole_match_played_through_the_page_is_stored_and_rated(play_db, host
     assert facts["ratings"]["ada"] >= 1
     assert page.inner_text(f"[data-testid=final-rank-{seat}]") == str(person["rank"])
     assert_only_own_seat_was_sent(page.views, facts["match"]["log"], seat)
+    with Store(play_db) as store:
+        check = Replay(data.match(store, match.match_id, with_log=True)).summary(check=True)["verification"]
+    assert check["ok"] and check["done"], check  # its replay is the engine's, as for any match
     assert page.errors == []
 
 
@@ -196,6 +202,9 @@ def test_a_person_starts_a_match_from_the_play_page_and_it_shows_at_three_widths
     form.locator("button[type=submit]").click()
     page.wait_for_function("() => document.getElementById('play').dataset.state === 'deciding'")
     assert "/play/" in page.url
+    shown = page.inner_text("#p-clock")
+    assert re.fullmatch(r"\d+:\d\d", shown), shown
+    page.wait_for_function(f"() => document.getElementById('p-clock').textContent !== '{shown}'")  # counting down
     saved = os.environ.get("ARENA_SCREENSHOTS")
     for width in (390, 768, 1440):
         page.set_viewport_size({"width": width, "height": 900})
@@ -236,3 +245,19 @@ def test_the_view_json_is_the_seats_request_only(play_db, host):
     match.thread.join(PATIENCE)
     log = stored(play_db, match.match_id)["match"]["log"]
     assert_only_own_seat_was_sent([view], log, 1)
+
+
+def test_the_game_page_leaves_people_out_with_humans_0(play_db, host):
+    from starlette.testclient import TestClient
+
+    with Store(play_db) as store:
+        match = prepare(store, "five-towers", ["random"], "eli", seat=0, seed=14, think_s=0.2, bank_s=0)
+    host.add(match.start())
+    match.thread.join(PATIENCE)
+    with TestClient(create_app(str(play_db))) as client:
+        everyone = {e["bot"] for e in client.get("/api/games/five-towers/leaderboard").json()["entries"]}
+        bots = {e["bot"] for e in client.get("/api/games/five-towers/leaderboard?humans=0").json()["entries"]}
+        board = client.get("/games/five-towers?humans=0").text.split("<h2>Tournaments")[0]  # the leaderboard
+        assert client.get("/play").status_code == 404  # no play host: no play pages
+    assert "eli" in everyone and "eli" not in bots and "random" in bots
+    assert "eli" not in board and "random" in board and "bots only" in board

@@ -250,7 +250,8 @@ def test_the_api_index_lists_every_endpoint_documented_in_docs_web(client):
 
 
 def test_the_web_layer_imports_neither_the_runner_nor_the_tournament_layer():
-    code = ("import sys, arena.web.app, arena.web.commands, arena.web.export, arena.web.data, arena.web.replay;"
+    code = ("import sys, arena.web.app, arena.web.commands, arena.web.export, arena.web.data, arena.web.replay,"
+            " arena.web.play;"
             "bad = sorted(m for m in sys.modules if m.startswith(('arena.runner', 'arena.tournament', 'arena.cli')));"
             "print(bad); sys.exit(1 if bad else 0)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

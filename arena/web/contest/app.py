@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import secrets
 import threading
 from pathlib import Path
 from typing import Callable
@@ -42,23 +43,23 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from arena.contest import records, tokens, views
-from arena.contest.entrant_intake import send_entrants
 from arena.contest.entrants import EntrantsError, parse as parse_entrants
 from arena.contest.inbox import Inbox, InboxRefusal, folder_for
 from arena.contest.uploads import UploadRefused, is_zip_name
 from arena.web import data
 from arena.web.app import SecurityHeaders, Stores, display_board
+from arena.web.safe import script_safe as _script_safe
+from arena.web.templating import STATIC, TEMPLATES, environment
 from arena.web.boards import DRAWN
 from arena.web.contest import guard, reads
 from arena.web.contest.zipcheck import check_zip
 from arena.web.plots import rating_plot
 from arena.web.replay import CHUNK, Replay, ReplayCache, ReplayUnavailable
-from arena.web.safe import script_safe
-from arena.web.templating import STATIC, TEMPLATES, environment
 
 HERE = Path(__file__).resolve().parent
 PUBLIC_VIEWS_ALWAYS = "seat-"   # a player's own view: public; the full views only with public_replays
 FORM_SLACK = 64 << 10           # what a multipart form adds to its file
+DRAIN_CAP = 256 << 20           # the most of a too-large upload read (and thrown away) before answering
 
 
 class Inboxes:
@@ -91,7 +92,7 @@ def _environment() -> jinja2.Environment:
     env = environment()
     env.loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(HERE / "templates")),
                                       jinja2.FileSystemLoader(str(TEMPLATES))])
-    env.filters["script_safe"] = lambda text: Markup(script_safe(text))
+    env.filters["script_safe"] = lambda text: Markup(_script_safe(text))
     env.filters["pretty"] = lambda value: json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True)
     return env
 
@@ -108,6 +109,8 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
     env = _environment()
     replays = ReplayCache(replay_cache_size)
     limiter = limiter or guard.AttemptLimiter()
+    fresh_links: dict[str, list[dict]] = {}  # new entrants' links, until the organiser's next page shows them
+    links_lock = threading.Lock()
 
     def current_contest(store) -> dict:
         return records.contest(store, contest_id)
@@ -179,10 +182,12 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
             return page("error.html", request, who, status=403, title="Not allowed", message=error.detail)
         if not limiter.allow(guard.client_key(request)):
             return page("error.html", request, who, status=429, title="Too many attempts",
-                        message="Too many sign-in attempts from your address; wait a minute and try again.")
+                        message="Too many failed sign-in attempts from your address; wait a minute and try again.")
         token = str(form.get("token") or "")
         entrant = records.entrant_for_token(store, contest_id, token)
         request.session.pop("flash", None)
+        if entrant is not None or records.is_organiser(store, contest_id, token):
+            request.session["csrf"] = secrets.token_urlsafe(32)  # a new form token with every sign-in
         if entrant is not None:
             request.session.update(role="entrant", entrant_id=entrant["id"], key=tokens.digest(token)[:32])
             return back("/me")
@@ -190,6 +195,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
             request.session.update(role="organiser", key=tokens.digest(token)[:32])
             request.session.pop("entrant_id", None)
             return back("/organiser")
+        limiter.failed(guard.client_key(request))
         return page("error.html", request, who, status=403, title="Not signed in",
                     message="This sign-in link is not valid (mistyped, or replaced by a newer one). Ask the organiser.")
 
@@ -203,13 +209,11 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
 
     def index_page(store, request, who):
         contest = current_contest(store)
-        board = data.tournament_standings(store, contest["ladder_id"], "latest") if contest["ladder_id"] else None
         final = None
         if contest["final_id"]:
             final = display_board(data.tournament_standings(store, contest["final_id"], "all"))
-        return page("contest_index.html", request, who, contest=contest,
-                    board=display_board(board) if board else None, final=final,
-                    progress=reads.ladder_progress(store, contest["ladder_id"]))
+        return page("contest_index.html", request, who, contest=contest, board=views.leaderboard(store, contest),
+                    final=final, progress=reads.ladder_progress(store, contest["ladder_id"]))
 
     def me_page(store, request, who):
         if who["role"] == "organiser":
@@ -236,6 +240,9 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         history = data.rating_history(store, bot) if bot else []
         played = views.matches(store, contest, entrant["id"])
         submitted = views.submissions(store, contest, entrant["id"])
+        for row in submitted:  # the stored copy's path on the server is not the entrant's business
+            if isinstance(row["validation"], dict):
+                row["validation"].pop("bot", None)
         context = {"contest": contest, "entrant": entrant, "own": own, "private": private, "bot": found,
                    "plot": rating_plot(history) if history else None,
                    "matches": [m for m in played if m["kind"] != "test" or private],
@@ -257,7 +264,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         level = views.match_access(store, contest, match_id, entrant_id)
         if level is None:
             raise data.NotFound(f"no match {match_id} in this contest")
-        found = data.match(store, match_id)
+        found = reads.match(store, match_id)
         if who["role"] == "organiser":
             return found, {"views": None, "seats": {s["seat"] for s in found["seats"]}}
         if level == "own":
@@ -285,8 +292,10 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
     def filtered_summary(replay: Replay, rule: dict, check: bool = False) -> dict:
         summary = replay.summary(check=check)
         summary["views"] = allowed_views(replay, rule)
-        summary["steps"] = [step if step.get("seat") in rule["seats"] else {**step, "debug": None}
+        summary["steps"] = [step if step.get("seat") in rule["seats"] else {**step, "debug": None, "stderr": None}
                             for step in summary["steps"]]
+        summary["stderr"] = {when: [text if seat in rule["seats"] else None for seat, text in enumerate(texts)]
+                             for when, texts in (summary.get("stderr") or {}).items()}  # only its own seats'
         return summary
 
     def match_page(store, request, who):
@@ -299,11 +308,13 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         else:
             replay, reason = replay_of(store, found["id"])
         if reason is None:
+            # The frames are not computed here: the viewer fetches them (`api_frames`) after the
+            # page has painted, so the page costs one log read however busy the machine is.
             shown = allowed_views(replay, rule)
-            first_chunk = replay.chunk_bytes(shown[0], 0).decode()
             viewer_data = {"match": {**summary, "seed": str(summary["seed"])}, "replay": filtered_summary(replay, rule),
                            "source": "api", "drawn": found["game"] in DRAWN and shown[0] == "full"}
-        stderr = {s["seat"]: s.get("stderr") or "" for s in found["seats"] if s["seat"] in rule["seats"]}
+        texts = reads.stderr_texts(store, found["id"]) if rule["seats"] else []
+        stderr = {seat: texts[seat] if seat < len(texts) else "" for seat in sorted(rule["seats"])}
         return page("contest_match.html", request, who, match=summary, stderr=stderr, viewer=viewer_data,
                     reason=reason, first_chunk=first_chunk)
 
@@ -357,7 +368,13 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         if not length or not length.isdigit():
             raise HTTPException(411, "The upload must say its size (Content-Length).")
         if int(length) > config.upload_bytes + FORM_SLACK:
-            # Refused before reading it; the session's flash still needs a check of who asks.
+            # Refused unread. The body is drained (up to a cap) so that the browser, still
+            # sending, gets the answer rather than a reset connection.
+            drained = 0
+            async for chunk in request.stream():
+                drained += len(chunk)
+                if drained > DRAIN_CAP:
+                    break
             if who["role"] == "entrant":
                 flash(request, "error", f"Refused: the upload is larger than the limit of {_size(config.upload_bytes)}.")
                 return back("/me")
@@ -406,8 +423,10 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
             problem = "you have no accepted version yet"
         elif not opponents:
             problem = "pick at least one opponent"
-        elif len(opponents) > min(config.test_opponents_max, contest["players"] - 1):
-            problem = f"pick at most {min(config.test_opponents_max, contest['players'] - 1)} opponents"
+        elif contest["players"] == 2 and len(opponents) > config.test_opponents_max:
+            problem = f"pick at most {config.test_opponents_max} opponents (one match against each)"
+        elif contest["players"] > 2 and len(opponents) != contest["players"] - 1:
+            problem = f"pick {contest['players'] - 1} opponents (a {contest['players']}-player match)"
         elif any(name not in known for name in opponents):
             problem = "pick opponents from the list (entrants with an accepted version)"
         try:
@@ -442,7 +461,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
                     queue=views.queue(inboxes.get(), store, contest), failures=views.failures(store, contest),
                     requests=reads.requests(store, contest_id), final=final,
                     progress=reads.ladder_progress(store, contest["ladder_id"]),
-                    issued=request.session.pop("issued", None))
+                    issued=fresh_links.pop(request.session.pop("issued", None) or "", None))
 
     async def organiser_action(request: Request):
         store = stores.get()
@@ -498,11 +517,18 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
                 current_contest(store)["config"].link_base, token)})
             sent_rows.append({"name": row.name, "email": row.email, "token_sha256": digest})
         try:
-            await run_in_threadpool(lambda: send_entrants(inboxes.get(), sent_rows))
+            await run_in_threadpool(lambda: inboxes.get().add_action("entrants", rows=sent_rows))
         except InboxRefusal as error:
             flash(request, "error", f"Refused: {error}.")
             return back("/organiser")
-        request.session["issued"] = issued  # shown once, on the next page (the session cookie is signed, HttpOnly)
+        # Shown once, on the next page. Kept here, not in the cookie (200 links would not fit in
+        # its 4 KiB); the session holds only the key to them. A restart forgets them: re-issue.
+        key = secrets.token_urlsafe(16)
+        with links_lock:
+            while len(fresh_links) >= 64:
+                fresh_links.pop(next(iter(fresh_links)))
+            fresh_links[key] = issued
+        request.session["issued"] = key
         flash(request, "ok", f"Sent {len(rows)} new entrants to the runner; copy their links below now:"
                              " they are not shown again.")
         return back("/organiser")
@@ -561,7 +587,8 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
     app = Starlette(routes=routes, exception_handlers={HTTPException: refused}, lifespan=lifespan)
     app.add_middleware(SessionMiddleware, secret_key=guard.session_key(folder), session_cookie=guard.SESSION_COOKIE,
                        max_age=guard.SESSION_DAYS * 86400, same_site="lax", https_only=https_cookies)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(guard.SameOriginReferrer)
+    app.add_middleware(SecurityHeaders)  # outermost: it adds what the inner ones did not set
     app.state.contest_id = contest_id
     app.state.folder = folder
     return app

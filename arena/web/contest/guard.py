@@ -7,9 +7,9 @@
   token signed in with: a re-issued link (a new token) ends the sessions of the old one.
 * CSRF: every POST carries the session's ``csrf`` token (compared with `hmac.compare_digest`)
   and, when the browser sends one, an ``Origin`` (else ``Referer``) naming this server.
-* Sign-in attempts: at most `SIGN_IN_ATTEMPTS` per client address in `SIGN_IN_WINDOW`
-  seconds (`AttemptLimiter`, in memory: a restart forgets, which only helps a guesser for one
-  window; tokens have 256 bits).
+* Sign-in attempts: at most `SIGN_IN_ATTEMPTS` failed ones per client address in
+  `SIGN_IN_WINDOW` seconds (`AttemptLimiter`, in memory: a restart forgets, which only
+  helps a guesser for one window; tokens have 256 bits).
 """
 
 from __future__ import annotations
@@ -83,7 +83,10 @@ def check_csrf(request: Request, form) -> None:
 
 
 class AttemptLimiter:
-    """At most ``limit`` attempts per key in any ``window`` seconds (a sliding window)."""
+    """At most ``limit`` failed attempts per key in any ``window`` seconds (a sliding window).
+
+    Only failures count: a class signing in at once from one address (a school's NAT) is not
+    held up, while guessing tokens stops after ``limit`` tries a window."""
 
     def __init__(self, limit: int = SIGN_IN_ATTEMPTS, window: float = SIGN_IN_WINDOW, clock=time.monotonic):
         self.limit = limit
@@ -92,22 +95,50 @@ class AttemptLimiter:
         self._seen: dict[str, collections.deque] = {}
         self._lock = threading.Lock()
 
+    def _recent(self, key: str, now: float) -> collections.deque:
+        if len(self._seen) > 100_000:  # many addresses: forget those whose window has passed
+            self._seen = {k: q for k, q in self._seen.items() if q and q[-1] > now - self.window}
+        times = self._seen.setdefault(key, collections.deque())
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        return times
+
     def allow(self, key: str) -> bool:
-        """Count an attempt; False when ``key`` has used up its attempts."""
-        now = self.clock()
+        """False when ``key`` has used up its failed attempts for now."""
         with self._lock:
-            if len(self._seen) > 100_000:  # many addresses: forget those whose window has passed
-                self._seen = {k: q for k, q in self._seen.items() if q and q[-1] > now - self.window}
-            times = self._seen.setdefault(key, collections.deque())
-            while times and times[0] <= now - self.window:
-                times.popleft()
-            if len(times) >= self.limit:
-                return False
-            times.append(now)
-            return True
+            return len(self._recent(key, self.clock())) < self.limit
+
+    def failed(self, key: str) -> None:
+        """Count a failed attempt."""
+        with self._lock:
+            now = self.clock()
+            self._recent(key, now).append(now)
 
 
 def client_key(request: Request) -> str:
     """The address the limit counts by (behind a proxy on this machine, uvicorn puts the
     forwarded client's address here)."""
     return request.client.host if request.client else "unknown"
+
+
+class SameOriginReferrer:
+    """ASGI middleware: ``Referrer-Policy: same-origin`` on every response.
+
+    The plain viewer's ``no-referrer`` would make Chromium send ``Origin: null`` with this
+    site's own forms, and `check_origin` needs the real origin. ``same-origin`` still sends
+    nothing to other sites (a sign-in link's token never leaves in a Referer)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_policy(message):
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"referrer-policy", b"same-origin")]
+            await send(message)
+
+        await self.app(scope, receive, with_policy)

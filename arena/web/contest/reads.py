@@ -63,3 +63,28 @@ def own_seats(store: Store, contest_id: int, match_id: int, entrant_id: int) -> 
         "SELECT s.seat FROM match_seats s WHERE s.match_id = ? AND s.bot_version_id IN"
         " (SELECT bot_version_id FROM contest_submissions WHERE contest_id = ? AND entrant_id = ?"
         "  AND bot_version_id IS NOT NULL)", [match_id, contest_id, entrant_id])}
+
+
+def match(store: Store, match_id: int) -> dict:
+    """A match with its seats (names, versions, results), without its log or stderr: what every
+    visitor of its page needs (`arena.web.data.match` also unpacks every seat's stderr)."""
+    from arena.results.store import StoreError
+    from arena.web.data import NotFound, game_info
+
+    try:
+        found = store.match(match_id, with_log=False)
+    except StoreError:
+        raise NotFound(f"no match {match_id}") from None
+    for seat in found["seats"]:
+        seat.pop("bot_version_id", None)
+    found["game_title"] = game_info(found["game"])["title"]
+    return found
+
+
+def stderr_texts(store: Store, match_id: int) -> list[str]:
+    """Every seat's stderr in a match (one unpack of its stderr blob)."""
+    from arena.results.store import unpack
+
+    row = store.one("SELECT stderr FROM match_logs WHERE match_id = ?", [match_id])
+    texts = unpack(row["stderr"]) if row else []
+    return [text if isinstance(text, str) else "" for text in texts]

@@ -5,11 +5,13 @@ the only writer of the results database and plays the matches, so the web proces
 waits on one. This process watches it: a runner that dies (a crash, a ``kill -9``) is started
 again after `RESTART_AFTER_S` — the inbox keeps what arrived meanwhile, and the runner takes
 every row it had not recorded. Stopping the server (Ctrl-C, SIGTERM) stops the runner with
-SIGTERM, and with SIGKILL if it has not ended within `STOP_WAIT_S`.
+SIGTERM, and with SIGKILL if it has not ended within `STOP_WAIT_S`. The runner runs at a
+lower priority than the web (`RUNNER_NICENESS`).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -17,6 +19,10 @@ import threading
 
 RESTART_AFTER_S = 1.0
 STOP_WAIT_S = 20.0
+# The runner (and the matches it forks) runs this much nicer than the web process: when the
+# matches keep every core busy, pages still get the CPU they need at once. Bots are charged
+# the CPU time they use (with cgroups), which priority does not change.
+RUNNER_NICENESS = 5
 
 
 class RunnerProcess:
@@ -35,7 +41,8 @@ class RunnerProcess:
         return self
 
     def _spawn(self) -> None:
-        self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL)
+        self.process = subprocess.Popen(self.command, stdin=subprocess.DEVNULL,
+                                        preexec_fn=lambda: os.nice(RUNNER_NICENESS))
         self.log(f"contest runner started (pid {self.process.pid})")
 
     def _watch(self) -> None:
@@ -80,12 +87,12 @@ def serve_contest(db_path: str, contest: str, host: str, port: int, https_cookie
 
 def runner_main(db_path: str, contest: str) -> int:
     """The runner process: the contest runner until SIGTERM or SIGINT."""
-    from arena.contest.entrant_intake import WebContestRunner
+    from arena.contest.runner import ContestRunner
 
     stop = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stop.set())
-    runner = WebContestRunner(db_path, contest, notify=lambda line: print(f"runner: {line}", file=sys.stderr,
+    runner = ContestRunner(db_path, contest, notify=lambda line: print(f"runner: {line}", file=sys.stderr,
                                                                           flush=True))
     runner.run(stop=stop)
     return 0
