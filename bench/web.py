@@ -196,7 +196,7 @@ def bench_match_server(db: str, match_id: int, decisions: int, repeat: int) -> N
                 check = server.get(f"/api/matches/{match_id}/check")
                 last = server.get(f"/api/matches/{match_id}/frames?view=seat-0&frame={10 ** 6}".replace(
                     f"frame={10 ** 6}", "chunk=" + str(decisions // 64)))
-                describe("match page, first request (log read, 64 steps replayed)", [page[0]], None, page[2])
+                describe("match page, first request (log read, its first frame made)", [page[0]], None, page[2])
                 describe("a seat's first chunk of frames, first request", [frames[0]], None, frames[2])
                 describe("the log check to the end, first request", [check[0]], None, check[2])
                 describe("a seat's last chunk, first request", [last[0]], None, last[2])
@@ -306,14 +306,16 @@ STEP_TIMES = """async ({view, order}) => {
 }"""
 
 
-def _open(page, url: str) -> tuple[float, float | None]:
-    """Navigate; (ms until the viewer drew frame 0, first contentful paint ms), from the
-    navigation's start (the viewer marks ``arena-board-drawn``)."""
+def _open(page, url: str) -> tuple[float, float | None, float]:
+    """Navigate; (ms until the viewer drew frame 0, first contentful paint ms, ms until the
+    page's last byte arrived), from the navigation's start (the viewer marks
+    ``arena-board-drawn``)."""
     page.goto(url, wait_until="commit")
     page.wait_for_selector('#v-board[data-frame="0"]', timeout=30000)
     drawn = page.evaluate("performance.getEntriesByName('arena-board-drawn')[0].startTime")
     paint = page.evaluate(FIRST_PAINT)
-    return drawn, paint
+    arrived = page.evaluate("performance.getEntriesByType('navigation')[0].responseEnd")
+    return drawn, paint, arrived
 
 
 # The first contentful paint may be reported after the board is drawn: wait for it (5 s at most).
@@ -340,18 +342,20 @@ def bench_browser(db: str, match_id: int, repeat: int) -> None:
             page = context.new_page()
             # Cold: a new server (the replay not computed yet) and a new browser context (the
             # page, its styles and scripts not cached), as when a link to the match is opened.
-            paints, draws = [], []
+            paints, draws, arrivals = [], [], []
             for _ in range(max(3, repeat // 3)):
                 fresh_server = Server(db)
                 fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
                 try:
-                    drawn, paint = _open(fresh.new_page(), f"{fresh_server.url}/matches/{match_id}")
+                    drawn, paint, arrived = _open(fresh.new_page(), f"{fresh_server.url}/matches/{match_id}")
                 finally:
                     fresh.close()
                     fresh_server.stop()
                 paints.append(paint)
                 draws.append(drawn)
-            describe("cold (new server, new browser context): first contentful paint", paints, 300)
+                arrivals.append(arrived)
+            describe("cold (new server, new browser context): the page arrived", arrivals)
+            describe("cold: first contentful paint", paints, 300)
             describe("cold: board drawn", draws, 300)
             # Warm: the replay cached on the server, the site's styles and scripts in the
             # browser's cache; the match opened from another page of the site.
@@ -359,7 +363,7 @@ def bench_browser(db: str, match_id: int, repeat: int) -> None:
             paints, draws = [], []
             for _ in range(max(3, repeat // 3)):
                 page.goto(f"{server.url}/games/fifth-avenue")
-                drawn, paint = _open(page, f"{server.url}/matches/{match_id}")
+                drawn, paint, _ = _open(page, f"{server.url}/matches/{match_id}")
                 paints.append(paint)
                 draws.append(drawn)
             describe("warm (from another page of the site): first contentful paint", paints, 300)

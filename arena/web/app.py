@@ -263,9 +263,9 @@ def create_app(db_path: str, replay_cache_size: int = 16, play=None) -> Starlett
         summary = data.match_summary(found)
         viewer = None
         if replay is not None:
-            # Only the first chunk is computed now (and the log checked that far): the viewer
-            # fetches the rest, and the check's outcome, after its first paint.
-            first_chunk = replay.chunk_bytes("full", 0).decode()
+            # Only the first frame is computed now (no step replayed): the viewer draws it at
+            # once, then fetches the frames, and the check's outcome, after its first paint.
+            first_chunk = replay.first_frame_bytes("full").decode()
             viewer = {"match": client_match(summary), "replay": replay.summary(), "source": "api",
                       "drawn": found["game"] in DRAWN}
         stderr = {seat["seat"]: seat.get("stderr") or "" for seat in found["seats"]}

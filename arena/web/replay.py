@@ -417,6 +417,14 @@ class Replay:
                 raise IndexError(f"chunk {index} out of range (0..{len(chunks) - 1})")
             return chunks[index]
 
+    def first_frame_bytes(self, view: str = "full") -> bytes:
+        """Frame 0 of a view, as a chunk of one frame (JSON): what a match page needs for its
+        first board, without replaying a step (nor starting the log check)."""
+        if view not in self.views():
+            raise ValueError(f"unknown view {view!r} for this match")
+        state = self.game.create_state(self.players, int(self.seed), self.game.validate(self.players, self.options))
+        return dumps({"start": 0, "count": 1, "base": self._make(view)(_Looks(state)), "ops": []})
+
     def all_chunks(self, views: list[str]) -> dict[str, list[bytes]]:
         """Every chunk of ``views`` as JSON, the views not computed yet in one engine pass
         (each observation asked of the engine once per step), the log check run to the end."""

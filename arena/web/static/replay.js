@@ -75,7 +75,15 @@
     }
 
     decoder(chunk) {
-      return { start: chunk.start, base: chunk.base, ops: chunk.ops, frames: [chunk.base] };
+      return { start: chunk.start, count: chunk.count, base: chunk.base, ops: chunk.ops, frames: [chunk.base] };
+    }
+
+    /* A chunk with all its frames: the match page carries only the first frame of chunk 0
+     * (its first board needs no more), the rest of that chunk comes from the server. */
+    wholeChunk(view, index) {
+      const key = view + ":" + index, known = this.chunks.get(key);
+      if (known && !(known instanceof Promise) && known.count < Math.min(this.chunkSize, this.total - known.start)) this.chunks.delete(key);
+      return this.chunk(view, index);
     }
 
     /* Per step: each seat's status, decisions made and time used before it. */
@@ -201,6 +209,7 @@
       const index = Math.floor(i / this.chunkSize);
       return this.chunk(view, index).then((c) => {
         const offset = i - c.start;
+        if (offset >= c.count) return this.wholeChunk(view, index).then(() => this.frame(view, i));
         while (c.frames.length <= offset) c.frames.push(A.applyOps(c.frames[c.frames.length - 1], c.ops[c.frames.length - 1]));
         const chunks = Math.ceil(this.total / this.chunkSize);
         if (offset > this.chunkSize - 24 && index + 1 < chunks) this.chunk(view, index + 1).catch(() => {});
@@ -250,13 +259,13 @@
     /* After the first paint: the view's other chunks, one by one, then the log check's end. */
     prefetch(view) {
       const chunks = Math.ceil(this.total / this.chunkSize);
-      let next = 1;
+      let next = 0;
       const more = () => {
         if (next >= chunks) {
           if (!this.replay.verification.done) this.source.check().then((v) => { if (v) this.updateCheck(v); }).catch(() => {});
           return;
         }
-        this.chunk(view, next++).then(() => setTimeout(more, 20), () => {});
+        this.wholeChunk(view, next++).then(() => setTimeout(more, 20), () => {});
       };
       more();
     }
