@@ -34,9 +34,9 @@ class Measured:
 # in bench/ranking-runs/, the tables in docs/tournaments.md)
 MEASURED: dict[str, Measured] = {
     "five-towers": Measured(200, 7.3, 0.79, 6.7, 0.92, "modelled from played matches, 3 seeds"),
-    "agent-avenue": Measured(200, 5.3, 0.52, 7.0, 0.86, "modelled from played matches, 6 seeds",
-                             "short of the round-robin here (played, 3 seeds without duplicate deals: 4.3"
-                             " against 6.0); 10 rounds --finals 40x1,20x6 (5840 matches, 14.7 %) placed 6.7"),
+    "agent-avenue": Measured(200, 5.3, 0.55, 7.0, 0.89, "played, 3 seeds",
+                             "short of the round-robin here; --rounds 10 --finals 40x1,20x6 (5840 matches,"
+                             " 14.7 %) placed 6.7"),
     "fifth-avenue": Measured(200, 7.0, 0.76, 6.7, 0.92, "modelled from played matches, 3 seeds"),
 }
 
