@@ -3,7 +3,7 @@
 Usage: python bench/protocol.py [--decisions N]
 
 For every decision the harness builds a real Five Towers request (observation + legal
-actions), and does what a match does (`arena.runner.match._decide`) when seats alternate:
+actions), and does what a match does (`arena.runner.decision.ask`) when seats alternate:
 freezes the bot that answered last (here the same process, as if it were the other seat's),
 reads the bot's CPU time (settling its last decision), encodes the request with its clock,
 writes it and thaws the bot, waits, reads the reply line and parses it. Reported per
@@ -37,7 +37,8 @@ from arena.games import get_game  # noqa: E402
 from arena.runner import cgroups  # noqa: E402
 from arena.runner import clock as clocks  # noqa: E402
 from arena.runner.livebots import LiveBots  # noqa: E402
-from arena.runner.match import Limits, _await_line  # noqa: E402
+from arena.runner.decision import await_line  # noqa: E402
+from arena.runner.match import Limits  # noqa: E402
 from arena.runner.protocol import encode, parse_ready, parse_reply  # noqa: E402
 from arena.runner.sandbox import detect  # noqa: E402
 
@@ -101,7 +102,7 @@ def main() -> None:
         asked = time.monotonic()
         turn = clock.decision(cpu, asked)
         process.send_line(line, turn.wall_deadline, thaw=True)
-        reply = _await_line(process, turn, "no reply in time")
+        reply = await_line(process, turn, "no reply in time")
         replied = time.monotonic()
         clock.finished(turn, replied - asked, {})
         process.launch.out_of_memory()  # as a match asks after every reply

@@ -9,10 +9,13 @@ Usage: python bench/web.py [--matches N] [--bots N] [--repeat N] [--no-browser] 
 2. Plays a real 4-player Fifth Avenue match (the bundled heuristic and random bots, in the
    sandbox) whose log is at least 1 MB, stores it, and times the match page and its frames on
    the server, cold (the replay is computed) and warm (cached).
-3. With Chromium (Debian's, via Playwright): the match page's first paint and the time until
-   the board is drawn (target < 1 s), cold and warm, and the time to show each step (the
-   viewer's own `show`, until the next animation frame) for every step in the full view and
-   a seat's view, and for seeks to random steps.
+3. `arena replay` of that match, a new process each time (target < 1 s): cold (the files it
+   reads dropped from the OS page cache first) and warm, wall and CPU time.
+4. With Chromium (Debian's, via Playwright): the match page's first paint and the time until
+   the board is drawn (target < 300 ms), cold (a new server and a new browser context) and
+   warm (from another page of the site), and the time to show each step (the viewer's own
+   `show`, until the next animation frame) for every step in the full view and a seat's
+   view, and for seeks to random steps.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -192,7 +196,7 @@ def bench_match_server(db: str, match_id: int, decisions: int, repeat: int) -> N
                 check = server.get(f"/api/matches/{match_id}/check")
                 last = server.get(f"/api/matches/{match_id}/frames?view=seat-0&frame={10 ** 6}".replace(
                     f"frame={10 ** 6}", "chunk=" + str(decisions // 64)))
-                describe("match page, first request (log read, 64 steps replayed)", [page[0]], None, page[2])
+                describe("match page, first request (log read, its first frame made)", [page[0]], None, page[2])
                 describe("a seat's first chunk of frames, first request", [frames[0]], None, frames[2])
                 describe("the log check to the end, first request", [check[0]], None, check[2])
                 describe("a seat's last chunk, first request", [last[0]], None, last[2])
@@ -205,7 +209,87 @@ def bench_match_server(db: str, match_id: int, decisions: int, repeat: int) -> N
             server.stop()
 
 
-# ---- 3. in the browser ----------------------------------------------------------------------------
+# ---- 3. `arena replay`: a new process each time, as a person runs it --------------------------------
+
+IMPORTED_FILES = """import sys, importlib.util
+from arena.entry import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+for module in list(sys.modules.values()):
+    path = getattr(module, '__file__', None)
+    if path:
+        print(path)
+        if path.endswith('.py'):
+            print(importlib.util.cache_from_source(path))
+"""
+
+
+def _files_read(command: list[str], env: dict) -> list[str]:
+    """The files a run of ``arena ...`` reads: its modules (source and bytecode), Python and
+    its libraries, and the database."""
+    out = subprocess.run([sys.executable, "-c", IMPORTED_FILES, *command], env=env, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    files = [line for line in out if os.path.isfile(line)]
+    files += [os.path.realpath(sys.executable)]
+    with open("/proc/self/maps") as maps:  # shared libraries this Python maps
+        files += sorted({line.split()[-1] for line in maps if ".so" in line and line.split()[-1].startswith("/")})
+    return files
+
+
+def _evict(files: list[str]) -> None:
+    """Drop the files from the OS page cache, as after a reboot or under memory pressure
+    (posix_fadvise DONTNEED; pages that another process keeps mapped stay)."""
+    for path in files:
+        try:
+            handle = os.open(path, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            os.posix_fadvise(handle, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(handle)
+
+
+def _run_replay(command: list[str], env: dict) -> tuple[float, float]:
+    """(wall ms, CPU ms of the process: user + system) of one ``arena ...`` run."""
+    before = os.times()
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "arena", *command], env=env, check=True, stdout=subprocess.DEVNULL)
+    wall = (time.perf_counter() - start) * 1000
+    after = os.times()
+    return wall, (after.children_user - before.children_user + after.children_system - before.children_system) * 1000
+
+
+def bench_replay_command(db: str, match_id: int, folder: Path, repeat: int) -> None:
+    out = folder / "replay.html"
+    command = ["--db", db, "replay", str(match_id), "-o", str(out)]
+    # As a person's install runs it: Python writes and reads bytecode (a session may have turned
+    # that off), and the checkout is what `arena` imports.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(ROOT)
+    files = _files_read(command, env)
+    print(f"`arena replay` of the match, a new process each time ({os.path.getsize(db) / 1024:.0f} KiB database;"
+          f" load average {os.getloadavg()[0]:.1f}):", flush=True)
+    _run_replay(command, env)  # bytecode written
+    cold_wall, cold_cpu, warm_wall, warm_cpu = [], [], [], []
+    for _ in range(max(3, repeat // 3)):
+        _evict(files)
+        wall, cpu = _run_replay(command, env)
+        cold_wall.append(wall)
+        cold_cpu.append(cpu)
+        wall, cpu = _run_replay(command, env)
+        warm_wall.append(wall)
+        warm_cpu.append(cpu)
+    size = out.stat().st_size
+    describe(f"cold: its {len(files)} files dropped from the OS cache first", cold_wall, 1000, size)
+    describe("cold: CPU time of the process (user + system)", cold_cpu)
+    describe("warm: run again", warm_wall, 1000, size)
+    describe("warm: CPU time of the process (user + system)", warm_cpu)
+
+
+# ---- 4. in the browser ----------------------------------------------------------------------------
 
 STEP_TIMES = """async ({view, order}) => {
   const viewer = window.arenaViewer;
@@ -222,14 +306,25 @@ STEP_TIMES = """async ({view, order}) => {
 }"""
 
 
-def _open(page, url: str) -> tuple[float, float | None]:
-    """Navigate; (ms until the viewer drew frame 0, first contentful paint ms), from the
-    navigation's start (the viewer marks ``arena-board-drawn``)."""
+def _open(page, url: str) -> tuple[float, float | None, float]:
+    """Navigate; (ms until the viewer drew frame 0, first contentful paint ms, ms until the
+    page's last byte arrived), from the navigation's start (the viewer marks
+    ``arena-board-drawn``)."""
     page.goto(url, wait_until="commit")
     page.wait_for_selector('#v-board[data-frame="0"]', timeout=30000)
     drawn = page.evaluate("performance.getEntriesByName('arena-board-drawn')[0].startTime")
-    paint = page.evaluate("(performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime")
-    return drawn, paint
+    paint = page.evaluate(FIRST_PAINT)
+    arrived = page.evaluate("performance.getEntriesByType('navigation')[0].responseEnd")
+    return drawn, paint, arrived
+
+
+# The first contentful paint may be reported after the board is drawn: wait for it (5 s at most).
+FIRST_PAINT = """() => new Promise((resolve) => {
+  const known = performance.getEntriesByName('first-contentful-paint')[0];
+  if (known) { resolve(known.startTime); return; }
+  new PerformanceObserver((list) => resolve(list.getEntries()[0].startTime)).observe({type: 'paint', buffered: true});
+  setTimeout(() => resolve(null), 5000);
+})"""
 
 
 def bench_browser(db: str, match_id: int, repeat: int) -> None:
@@ -245,27 +340,34 @@ def bench_browser(db: str, match_id: int, repeat: int) -> None:
         try:
             context = browser.new_context(viewport={"width": 1400, "height": 1000})
             page = context.new_page()
-            with Store(db) as store:
-                other = store.one("SELECT id FROM matches WHERE status = 'pending' LIMIT 1")["id"]
-            page.goto(f"{server.url}/matches/{other}")  # templates compiled, scripts and styles cached
-            page.goto(f"{server.url}/games/fifth-avenue")  # a tab of the site, as a person would have
-            drawn, paint = _open(page, f"{server.url}/matches/{match_id}")
-            describe("cold server (first 64 steps replayed): first contentful paint", [paint], 1000)
-            describe("cold server: board drawn", [drawn], 1000)
+            # Cold: a new server (the replay not computed yet) and a new browser context (the
+            # page, its styles and scripts not cached), as when a link to the match is opened.
+            paints, draws, arrivals = [], [], []
+            for _ in range(max(3, repeat // 3)):
+                fresh_server = Server(db)
+                fresh = browser.new_context(viewport={"width": 1400, "height": 1000})
+                try:
+                    drawn, paint, arrived = _open(fresh.new_page(), f"{fresh_server.url}/matches/{match_id}")
+                finally:
+                    fresh.close()
+                    fresh_server.stop()
+                paints.append(paint)
+                draws.append(drawn)
+                arrivals.append(arrived)
+            describe("cold (new server, new browser context): the page arrived", arrivals)
+            describe("cold: first contentful paint", paints, 300)
+            describe("cold: board drawn", draws, 300)
+            # Warm: the replay cached on the server, the site's styles and scripts in the
+            # browser's cache; the match opened from another page of the site.
+            page.goto(f"{server.url}/matches/{match_id}")
             paints, draws = [], []
             for _ in range(max(3, repeat // 3)):
                 page.goto(f"{server.url}/games/fifth-avenue")
-                drawn, paint = _open(page, f"{server.url}/matches/{match_id}")
+                drawn, paint, _ = _open(page, f"{server.url}/matches/{match_id}")
                 paints.append(paint)
                 draws.append(drawn)
-            describe("warm server, from another page: first contentful paint", paints, 1000)
-            describe("warm server, from another page: board drawn", draws, 1000)
-            fresh = []
-            for _ in range(3):
-                other = browser.new_context(viewport={"width": 1400, "height": 1000})
-                fresh.append(_open(other.new_page(), f"{server.url}/matches/{match_id}")[0])
-                other.close()
-            describe("warm server, a new browser context: board drawn", fresh, 1000)
+            describe("warm (from another page of the site): first contentful paint", paints, 300)
+            describe("warm: board drawn", draws, 300)
             page.wait_for_selector('#viewer[data-checked="ok"]', timeout=30000)
             total = int(page.locator("#v-slider").get_attribute("max"))
             for view in ("full", "seat-1"):
@@ -304,6 +406,7 @@ def main() -> None:
             if args.work:
                 kept.write_text(json.dumps([db, match_id, decisions]))
         bench_match_server(db, match_id, decisions, args.repeat)
+        bench_replay_command(db, match_id, folder, args.repeat)
         if not args.no_browser:
             bench_browser(db, match_id, args.repeat)
 

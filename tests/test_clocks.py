@@ -64,17 +64,26 @@ def test_the_cpu_clock_charges_cpu_time_and_caps_the_wall_time():
     assert turn.over(int(1.1e9), 101.5) is None                      # 1,100 ms of 1,150 ms
     assert turn.over(int(1.155e9), 101.5) is None                    # within the 10 ms margin
     words = turn.over(int(1.21e9), 101.5)
-    assert words == "used 1,210 ms of CPU time; its allowance is 1,000 ms + 150 ms left in its bank (CPU clock)"
+    assert words == ("its limit was 1,150 ms of CPU time (decision limit 1,000 ms + 150 ms left in its time bank);"
+                     " it used 1,210 ms, more than 10 ms over (CPU clock)")
     capped = turn.over(int(0.012e9), 100.0 + 12.6)
-    assert capped.startswith("over the wall-time cap: 12,600 ms of wall time while using only 12 ms of CPU time")
-    assert "10 × (1,000 ms allowance + 150 ms bank left) + 1,000 ms" in capped
+    assert capped == ("over the wall-time cap of 12,500 ms = 10 × (decision limit 1,000 ms + 150 ms left in its"
+                      " time bank) + 1,000 ms: 12,600 ms of wall time while using only 12 ms of CPU time"
+                      " (it slept or waited; CPU clock)")
 
 
 def test_the_wall_clock_is_the_allowance_plus_the_bank():
     turn = clocks.Turn("wall", 0.2, 0.3, cpu0=None, began=0.0, cpus=1.0, what="decision")
     assert turn.wall_deadline == pytest.approx(0.5) and turn.next_check(None, 0.0) == pytest.approx(0.5)
     assert turn.over(None, 0.49) is None
-    assert turn.over(None, 0.6) == "600 ms of wall time; its allowance is 200 ms + 300 ms left in its bank (wall clock)"
+    assert turn.over(None, 0.6) == ("its limit was 500 ms of wall time (decision limit 200 ms + 300 ms left in its"
+                                    " time bank); it took 600 ms (wall clock)")
+
+
+def test_a_start_up_timeout_names_its_limit_and_that_it_has_no_bank():
+    turn = clocks.Turn("wall", 5.0, 0.0, cpu0=None, began=0.0, cpus=1.0, what="start-up")
+    assert turn.over(None, 5.01) == ("its limit was 5,000 ms of wall time (the start-up limit, which has no bank);"
+                                     " it took 5,010 ms (wall clock)")
 
 
 def test_the_bank_pays_what_a_decision_uses_beyond_its_allowance():
@@ -199,9 +208,10 @@ reply({"index": 0})''')
     result = play(path)
     seat = result.seats[0]
     assert seat.status == "timeout", seat.error
-    assert seat.error.startswith("step 0: no reply in time: used ")
-    assert "of CPU time; its allowance is 100 ms + 50 ms left in its bank (CPU clock)" in seat.error
-    used = int(seat.error.split("used ")[1].split(" ms")[0].replace(",", ""))
+    assert seat.error.startswith("step 0: no reply in time: its limit was 150 ms of CPU time (decision limit"
+                                 " 100 ms + 50 ms left in its time bank); it used ")
+    assert seat.error.endswith(" ms, more than 10 ms over (CPU clock)")
+    used = int(seat.error.split("it used ")[1].split(" ms")[0].replace(",", ""))
     assert 150 <= used < 400, "stopped soon after its time ran out"
 
 
@@ -215,8 +225,8 @@ time.sleep(3600)''')
     took = time.monotonic() - began
     seat = result.seats[0]
     assert seat.status == "timeout"
-    assert "over the wall-time cap: " in seat.error
-    assert "the cap is 10 × (20 ms allowance + 0 ms bank left) + 1,000 ms (CPU clock)" in seat.error
+    assert ("over the wall-time cap of 1,200 ms = 10 × (decision limit 20 ms + 0 ms left in its time bank)"
+            " + 1,000 ms: ") in seat.error and seat.error.endswith("(it slept or waited; CPU clock)")
     assert 1.2 <= took < 10, "the cap is 10 × 20 ms + 1 s"
 
 
@@ -227,8 +237,8 @@ spin(1.0)
 reply({"type": "ready"})''')
     seat = play(path, replace(QUICK, start_ms=300)).seats[0]
     assert seat.status == "timeout"
-    assert seat.error.startswith("start-up: no ready answer in time: used ")
-    assert "the start-up allowance is 300 ms (CPU clock)" in seat.error
+    assert seat.error.startswith("start-up: no ready answer in time: its limit was 300 ms of CPU time (the"
+                                 " start-up limit, which has no bank); it used ")
 
 
 @needs_cgroups
@@ -416,7 +426,7 @@ reply({"index": 0})''')
     if HAS_CGROUPS:
         assert all(", CPU " in line for line in decision_lines)
     failures = arena("--db", db, "failures", "--bot", "hog")
-    assert "timeout: step 2: no reply in time: used " in failures
+    assert "timeout: step 2: no reply in time: its limit was " in failures
     assert f"clock {clock}; the failing decision (step 2): wall " in failures
     assert "1 decision(s) before: wall " in failures
     assert replay["clock"] == clock
@@ -443,7 +453,10 @@ since = time.process_time()''')
     charged = [e["cpu_ms"] for e in result.log if e["event"] == "reply" and e["seat"] == 0]
     # Counted per tick (4 ms here), the overshoot would be 2 ms on average; a busy machine's
     # interrupts, counted to the running process by some kernels, may add to one decision.
-    assert charged and all(ms >= 30 for ms in charged) and statistics.median(charged) < 31, charged
+    # The bot's 30 ms start at its previous reply, a few microseconds before the clock stops
+    # (the write returns, the bot blocks on its next read): those are counted by the bot, not
+    # charged, so a charge may fall short of 30 ms by that much.
+    assert charged and all(ms >= 29.9 for ms in charged) and statistics.median(charged) < 31, charged
 
 
 def test_the_python_starter_kit_and_the_mcts_bots_budget_on_the_clock_the_request_names():

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from arena.results import sprt, statistics
+from arena.results.schema import SCHEMA_VERSION
 from arena.results.store import Store
 from arena.runner.match import strip_timing
 from arena.tournament import TournamentConfig, TournamentError, create, run
@@ -482,6 +483,6 @@ def test_a_database_from_before_the_sprt_table_reads_as_it_is_and_upgrades_with_
     shown = arena_cli(db, "tournament", "show", str(tournament_id))
     assert shown.exit_code == 0 and "; H0 accepted" in shown.stdout
     with Store(db) as store:  # a writer upgrades it
-        assert store.one("PRAGMA user_version")["user_version"] == 3
+        assert store.one("PRAGMA user_version")["user_version"] == SCHEMA_VERSION
         row = store.one("SELECT pairs, verdict, llr FROM sprt_tests WHERE tournament_id = ?", [tournament_id])
         assert row == {"pairs": expected.pairs, "verdict": "H0", "llr": expected.llr}

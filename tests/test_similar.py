@@ -29,13 +29,14 @@ def renamed_and_reformatted(source: str) -> str:
 
 
 def lightly_edited(source: str) -> str:
-    """A helper function and an import added, a comment, constants changed."""
+    """A helper function and an import added, a comment, constants changed (not 0 and 1, which
+    index the legal actions: the copy must stay a working bot)."""
     lines = source.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("def "))
     lines[at:at] = ["def clamp(value, low, high):", "    if value < low:", "        return low",
                     "    return min(value, high)", "", ""]
     lines.insert(3, "import math  # tuned by carol")
-    return re.sub(r"\b\d+\b", lambda m: str(int(m.group(0)) + 1), "\n".join(lines)) + "\n"
+    return re.sub(r"\b([2-9]|\d\d+)\b", lambda m: str(int(m.group(0)) + 1), "\n".join(lines)) + "\n"
 
 
 def test_names_comments_spacing_and_constants_do_not_change_the_tokens():

@@ -47,7 +47,8 @@ def test_failures_lists_failed_seats_with_error_and_stderr(tmp_path, capsys):
     assert code == 0, err
     code, out, err = arena(capsys, "--db", db, "failures", "--bot", "crasher")
     assert code == 0, err
-    assert out.count("seat") == 2 and "crasher v1: crash: step" in out and "exited with code 3" in out
+    assert out.count(" seat ") == 2 and "crasher v1: crash: step" in out and "exited with code 3" in out
+    assert "reproduce it: arena rerun 1 --seat 0" in out or "reproduce it: arena rerun 1 --seat 1" in out
     assert "| about to fail" in out
     code, out, _ = arena(capsys, "--db", db, "failures", "--bot", "random")
     assert out.strip() == "no failures"

@@ -1,7 +1,7 @@
 """The `arena` command line: parse, call the library, print. No logic lives here.
 
 This module holds the command group and what every command shares; each group of commands
-lives in a module of its own (bots, tournaments, formats, results, play), imported at the end
+lives in a module of its own (bots, tournaments, formats, results, play, human), imported at the end
 so that they register.
 
 Every mistake is one line on stderr starting ``Error:``: exit code 1, or 2 for a mistake in
@@ -178,4 +178,4 @@ def _check_writable(path: str) -> None:
 EXITS_AFTER_COMMAND = False
 
 
-from arena.cli import bots, formats, play, results, tournaments  # noqa: E402,F401  (they register their commands)
+from arena.cli import bots, contest, debug, formats, human, play, results, tournaments  # noqa: E402,F401  (they register their commands)

@@ -38,8 +38,10 @@ def submit_command(ctx: click.Context, paths: tuple, game: str, name: str | None
     for outcome in outcomes:
         if outcome.error is not None:
             failed += 1
-            first = outcome.error.splitlines()[0] if outcome.error else ""
+            first, *rest = (outcome.error or "").splitlines() or [""]
             click.echo(f"refused: {_printable(str(outcome.source))}: {_printable(first)}")
+            for line in rest:  # as `submit` of one bot prints them: the tail of its stderr, or of its build
+                click.echo(f"    {_printable(line)}")
         else:
             _print_submission(outcome.submission)
     click.echo(f"{len(outcomes) - failed} of {len(outcomes)} bots accepted or unchanged", err=True)
@@ -71,13 +73,18 @@ def bots_command(ctx: click.Context, game: str | None) -> None:
         return
     if game:
         get_game(game)
+    from arena.contest.bot_links import bot_links
+
     with _store(ctx, readonly=True) as store:
         rows = store.bot_versions(game)
+        links = bot_links(store)  # contest entrants' pages (LINK_BASE/bots/NAME)
     click.echo(f"{'game':<14} {'bot':<24} {'ver':>3}  {'language':<10} {'sha256':<12}  {'submitted':<23}  path")
     for row in rows:
         withdrawn = "  (withdrawn)" if row["bot_withdrawn"] or row["version_withdrawn"] else ""
+        link = links.get((row["game"], row["name"]))
+        page = f"  {_printable(link)}" if link else ""
         click.echo(f"{row['game']:<14} {_printable(row['name']):<24} {row['version']:>3}  {_printable(row['language'] or '-'):<10}"
-                   f" {row['content_hash'][:12]:<12}  {row['submitted_at'][:23]:<23}  {_printable(row['path'])}{withdrawn}")
+                   f" {row['content_hash'][:12]:<12}  {row['submitted_at'][:23]:<23}  {_printable(row['path'])}{withdrawn}{page}")
 
 
 def _set_withdrawn(ctx: click.Context, bots: tuple, game: str, withdrawn: bool) -> None:

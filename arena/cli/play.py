@@ -7,6 +7,8 @@ import click
 
 from arena.cli import MAX_SEED, SEED, UsageProblem, _check_writable, _limits_given, _printable, limit_options, main
 
+FAILED_STDERR_LINES = 20  # of a failed seat's stderr, printed under its error
+
 
 @main.command("match")
 @click.argument("game")
@@ -53,14 +55,20 @@ def match_command(game: str, bots: tuple[str, ...], seed: int | None, options: t
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
+    from arena.cli.console import console_lines
+
     shown = ", ".join(f"{k}={v}" for k, v in result.options.items()) or "-"
     click.echo(f"{result.game}  seed {seed}  options {shown}  sandbox {result.sandbox['mode']}")
-    click.echo(f"{'seat':>4}  {'bot':<32} {'score':>7} {'rank':>4}  {'status':<8} {'time':>10}")
+    width = max([32] + [len(_printable(seat.bot)) for seat in result.seats])  # a path is never cut
+    click.echo(f"{'seat':>4}  {'bot':<{width}} {'score':>7} {'rank':>4}  {'status':<8} {'time':>10}")
     for seat in result.seats:
-        click.echo(f"{seat.seat:>4}  {_printable(seat.bot)[-32:]:<32} {seat.score:>7g} {seat.rank:>4}  {seat.status:<8} "
+        click.echo(f"{seat.seat:>4}  {_printable(seat.bot):<{width}} {seat.score:>7g} {seat.rank:>4}  {seat.status:<8} "
                    f"{seat.time_ms:>8.0f}ms")
         if seat.error:
             click.echo(f"{'':>6}{_printable(seat.error)}")
+        if seat.status != "ok":
+            for line in console_lines(seat.stderr, FAILED_STDERR_LINES, " " * 6, " of its stderr; --log FILE keeps all"):
+                click.echo(line)
 
 
 def _register_web_commands() -> None:
@@ -86,6 +94,12 @@ def check_command(bot: str, game: str | None, seed: int) -> None:
         click.echo(_printable(finding.line()))
     failed = [f for f in findings if not f.ok]
     click.echo(f"{len(findings) - len(failed)} of {len(findings)} checks passed", err=True)
+    games = list(dict.fromkeys(f.game for f in findings))
+    passed = [g for g in games if all(f.ok for f in findings if f.game == g)]
+    if game is None and passed and len(passed) < len(games):
+        failing = ", ".join(g for g in games if g not in passed)
+        click.echo(f"hint: it passes {', '.join(passed)} and fails {failing}: a bot for one game is checked with"
+                   f" --game {passed[0]} (or name its games in a bot.toml: games = [\"{passed[0]}\"])", err=True)
     if failed:
         raise SystemExit(1)
 

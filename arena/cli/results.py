@@ -58,11 +58,13 @@ def ratings_recompute_command(ctx: click.Context, game: str | None) -> None:
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
 @click.option("--limit", type=click.IntRange(min=1, max=MAX_ID), help="At most this many rows (per game).")
 @click.option("--all-versions", is_flag=True, help="Every rated version, not only each bot's latest (game leaderboards).")
+@click.option("--no-humans", "no_humans", is_flag=True,
+              help="Leave out people who played with arena play (game leaderboards; they are in by default).")
 @click.option("--confidence", is_flag=True, help="Add each rank's 90% bootstrap interval by mean points (a running tournament;"
               " a finished one's refit standings always show 95% intervals and bands).")
 @click.pass_context
 def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, tournament_id: int | None,
-                        fmt: str, limit: int | None, all_versions: bool, confidence: bool) -> None:
+                        fmt: str, limit: int | None, all_versions: bool, confidence: bool, no_humans: bool) -> None:
     """Bots ordered by conservative skill (mu - 3 sigma); a finished tournament's by the refit
     of all its matches (rating, 95% intervals, tied bands)."""
     if confidence and tournament_id is None:
@@ -88,9 +90,10 @@ def leaderboard_command(ctx: click.Context, game: str | None, all_games: bool, t
                 add_rank_confidence(store, board)
             boards = [board]
         elif all_games:
-            boards = [game_leaderboard(store, name, limit, versions) for name in rated_games(store)]
+            boards = [game_leaderboard(store, name, limit, versions, humans=not no_humans)
+                      for name in rated_games(store)]
         else:
-            boards = [game_leaderboard(store, game, limit, versions)]
+            boards = [game_leaderboard(store, game, limit, versions, humans=not no_humans)]
     if not boards and fmt == "table":
         click.echo("no ratings yet")
         return
@@ -153,10 +156,21 @@ def similar_command(ctx: click.Context, game: str, by: str, threshold: float | N
 @main.command("show")
 @click.argument("match_id", type=ID)
 @click.option("--json", "as_json", is_flag=True, help="Print the stored match as JSON (log included).")
+@click.option("--stderr-lines", type=click.IntRange(0, 100000), default=5, show_default=True,
+              help="Last lines of the bot's stderr shown under each decision (0: none).")
+@click.option("--all-stderr", is_flag=True, help="Every line of the bot's stderr under each decision.")
 @click.pass_context
-def show_command(ctx: click.Context, match_id: int, as_json: bool) -> None:
-    """Show a stored match with every decision."""
+def show_command(ctx: click.Context, match_id: int, as_json: bool, stderr_lines: int, all_stderr: bool) -> None:
+    """Show a stored match with every decision, and what each bot wrote to stderr during it."""
     import json
+
+    from arena.cli.console import console_lines
+
+    keep = None if all_stderr else stderr_lines
+
+    def console(text: str | None) -> None:
+        for line in console_lines(text, keep, "            ", "; --all-stderr shows them"):
+            click.echo(line)
 
     with _store(ctx, readonly=True) as store:
         match = store.match(match_id)
@@ -186,18 +200,29 @@ def show_command(ctx: click.Context, match_id: int, as_json: bool) -> None:
                    f" {s['rank'] if s['rank'] is not None else '-':>4} {time_ms:>9} {cpu_ms:>9} {total['wall_ms']:>9.0f}"
                    f" {s['decisions'] or 0:>9}  {_printable(s['error'] or '')}")
     decision_times = timings.decision_times(match["log"])
+    said = {(e.get("seat"), e.get("step")): e.get("stderr") for e in match["log"] if e.get("event") == "reply"}
     for event in match["log"]:
         kind = event.get("event")
-        if kind == "action":
+        if kind == "ready" and event.get("stderr") and keep != 0:
+            click.echo(f"start-up  seat {event.get('seat')}: stderr")
+            console(event["stderr"])
+        elif kind == "stderr" and keep != 0:
+            click.echo(f"after end  seat {event.get('seat')}: stderr")
+            console(event.get("stderr"))
+        elif kind == "action":
             times = decision_times.get((event.get("seat"), event.get("step")))
             by = "" if event.get("by") == "bot" else f" ({event.get('by')})"
             timing = f"  [{timings.describe(times)}]" if times else ""
             debug = f"  # {_printable(event['debug'])}" if event.get("debug") else ""
             click.echo(f"step {event.get('step'):>4}  seat {event.get('seat')}{by}:"
                        f" {json.dumps(event.get('action'), sort_keys=True)}{timing}{debug}")
+            if event.get("by") == "bot" and keep != 0:
+                console(said.get((event.get("seat"), event.get("step"))))
         elif kind == "failure":
             click.echo(f"step {event.get('step') if event.get('step') is not None else '-':>4}  seat {event.get('seat')}"
                        f" FAILED {event.get('status')}: {_printable(event.get('error'))}")
+            if keep != 0:
+                console(event.get("stderr") or said.get((event.get("seat"), event.get("step"))))
         elif kind == "end":
             click.echo(f"end: scores {event.get('scores')}, ranks {event.get('ranks')}, statuses {event.get('statuses')}")
 
@@ -235,6 +260,7 @@ def failures_command(ctx: click.Context, bot: str | None, tournament_id: int | N
             click.echo(f"{where}: seat {row['seat']} {_printable(row['bot'])} v{row['version']}:"
                        f" {row['status']}: {_printable(row['error'] or '')}")
             click.echo(f"    {_failure_times(store, row)}")
+            click.echo(f"    reproduce it: arena rerun {row['match_id']} --seat {row['seat']}")
             if stderr_lines:
                 tail = printable(store.stderr_of(row["match_id"], row["seat"])).rstrip().splitlines()[-stderr_lines:]
                 for line in tail:

@@ -16,6 +16,7 @@ import csv
 import io
 import json
 
+from arena.results.humans import HUMAN, NOT_HUMAN_SQL
 from arena.results.ratings import MU, SIGMA, conservative
 from arena.text import printable
 from arena.results.store import FAILURE_KINDS, Store
@@ -34,6 +35,7 @@ def _entry(row: dict) -> dict:
         "matches": matches, "first_places": row["first_places"] or 0,
         "average_rank": (row["rank_sum"] / matches) if matches else None,
         "failures": {kind: row[f"failures_{kind}"] or 0 for kind in FAILURE_KINDS},
+        **({"person": True} if row.get("language") == HUMAN else {}),  # a person who played (arena play)
     }
 
 
@@ -47,16 +49,19 @@ def _ranked(entries: list[dict], limit: int | None) -> list[dict]:
 VERSIONS = ("latest", "all")
 
 
-def game_leaderboard(store: Store, game: str, limit: int | None = None, versions: str = "latest") -> dict:
+def game_leaderboard(store: Store, game: str, limit: int | None = None, versions: str = "latest",
+                     humans: bool = True) -> dict:
     """Every rated version of the game's bots (``versions="all"``), or only each bot's latest
-    version (its highest version number that is not withdrawn), without withdrawn bots."""
+    version (its highest version number that is not withdrawn), without withdrawn bots;
+    people who played (`arena.results.humans`) too, unless ``humans`` is false."""
     failures = ", ".join(f"r.failures_{kind}" for kind in FAILURE_KINDS)
     only_latest = ("" if versions == "all" else
                    " AND b.withdrawn = 0 AND v.version = (SELECT MAX(w.version) FROM bot_versions w"
                    " WHERE w.bot_id = v.bot_id AND w.withdrawn = 0)")
-    sql = (f"SELECT b.name AS bot, v.version, r.bot_version_id, r.mu, r.sigma, r.matches, r.first_places,"
+    no_humans = f" AND {NOT_HUMAN_SQL}"
+    sql = (f"SELECT b.name AS bot, v.version, v.language, r.bot_version_id, r.mu, r.sigma, r.matches, r.first_places,"
            f" r.rank_sum, {failures} FROM ratings r JOIN bot_versions v ON v.id = r.bot_version_id"
-           f" JOIN bots b ON b.id = v.bot_id WHERE r.game = ?{only_latest}"
+           f" JOIN bots b ON b.id = v.bot_id WHERE r.game = ?{only_latest}{'' if humans else no_humans}"
            f" ORDER BY r.conservative DESC, r.mu DESC, b.name, v.version")
     params: list = [game]
     if limit:
@@ -80,7 +85,7 @@ def tournament_leaderboard(store: Store, tournament_id: int, limit: int | None =
         version_id = entrant["bot_version_id"]
         row = rated.get(version_id) or {"mu": MU, "sigma": SIGMA, "matches": 0, "first_places": 0, "rank_sum": 0,
                                         **{f"failures_{k}": 0 for k in FAILURE_KINDS}}
-        entries.append(_entry({**row, "bot": entrant["bot"], "version": entrant["version"],
+        entries.append(_entry({**row, "bot": entrant["bot"], "version": entrant["version"], "language": entrant["language"],
                                "bot_version_id": version_id}))
     if refit is None:
         refit = tournament["status"] == "finished"
@@ -134,6 +139,12 @@ def _failures_text(failures: dict) -> str:
     return text or "-"
 
 
+def _name(entry: dict) -> str:
+    """The bot's name for a table, 24 characters at most; a person's marked as such."""
+    name = printable(entry["bot"], False)
+    return f"{name[:15]} (person)" if entry.get("person") else name[:24]
+
+
 def format_table(board: dict) -> str:
     title = f"{board['game']}" + (f" — tournament {board['tournament']}" if board["tournament"] else "")
     if board.get("standings") == "refit":
@@ -148,7 +159,7 @@ def format_table(board: dict) -> str:
         if confident:
             low, high = e.get("rank_interval", (e["rank"], e["rank"]))
             interval = f"  {f'{low}-{high}' if low != high else str(low):>8}"
-        lines.append(f"{e['rank']:>4}{interval}  {printable(e['bot'], False)[:24]:<24} {e['version']:>3}"
+        lines.append(f"{e['rank']:>4}{interval}  {_name(e):<24} {e['version']:>3}"
                      f"  {e['conservative']:>9.3f} {e['mu']:>7.3f} {e['sigma']:>6.3f} {e['matches']:>7}"
                      f" {e['first_places']:>6} {average:>8}  {_failures_text(e['failures'])}")
     if not board["entries"]:
@@ -164,7 +175,7 @@ def _refit_table(title: str, board: dict) -> str:
         low, high = e["rank_interval"]
         rating_low, rating_high = e["rating_interval"]
         lines.append(f"{e['rank']:>4} {e['band']:>4} {f'{low}-{high}' if low != high else str(low):>8}"
-                     f"  {printable(e['bot'], False)[:24]:<24} {e['version']:>3}  {e['rating']:>+7.0f}"
+                     f"  {_name(e):<24} {e['version']:>3}  {e['rating']:>+7.0f}"
                      f" {f'{rating_low:+.0f} to {rating_high:+.0f}':>15} {e['mu']:>7.3f} {e['sigma']:>6.3f}"
                      f" {e['matches']:>7} {e['first_places']:>6}  {_failures_text(e['failures'])}")
     return "\n".join(lines)
@@ -172,7 +183,7 @@ def _refit_table(title: str, board: dict) -> str:
 
 def _json_board(board: dict) -> dict:
     keys = ("rank", "band", "bot", "version", "rating", "rating_interval", "rank_interval", "conservative", "mu",
-            "sigma", "matches", "first_places", "average_rank", "failures")
+            "sigma", "matches", "first_places", "average_rank", "failures", "person")
     return {"game": board["game"], "tournament": board["tournament"],
             **({"standings": board["standings"]} if "standings" in board else {}),
             "entries": [{key: e[key] for key in keys if key in e} for e in board["entries"]]}

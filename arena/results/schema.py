@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 3
-READABLE_FROM = 2  # an older schema a reader reads as it is (3 adds sprt_tests and moves the secrets out)
+SCHEMA_VERSION = 4
+READABLE_FROM = 2  # an older schema a reader reads as it is (3 adds sprt_tests and moves the secrets out;
+#                   4 adds the contest tables, which only `arena contest` reads)
 APPLICATION_ID = 0x6172656E  # "aren": marks a database as arena's
 SEAT_STATUSES = ("ok", "timeout", "crash", "illegal", "protocol", "limit")
 FAILURE_KINDS = SEAT_STATUSES[1:]
@@ -126,6 +127,8 @@ CREATE TABLE IF NOT EXISTS match_seats (
     PRIMARY KEY (match_id, seat)
 );
 CREATE INDEX IF NOT EXISTS match_seats_by_bot_version ON match_seats (bot_version_id, match_id);
+-- Failed seats only (a few): lists of failures, newest first, never scan every seat.
+CREATE INDEX IF NOT EXISTS match_seats_failed ON match_seats (match_id) WHERE status IS NOT NULL AND status != 'ok';
 
 -- The full log: every request and reply (zlib-compressed JSON list), and each seat's stderr.
 CREATE TABLE IF NOT EXISTS match_logs (
@@ -184,6 +187,75 @@ CREATE TABLE IF NOT EXISTS rating_history (
     PRIMARY KEY (match_id, seat)
 );
 CREATE INDEX IF NOT EXISTS rating_history_by_bot_version ON rating_history (bot_version_id, match_id);
+
+-- Contests (arena.contest): entrants sign in with a personal link (only its SHA-256 is kept),
+-- upload bots through the contest's inbox (a SQLite file of its own, written by the web
+-- process); the contest runner, the one writer, records each upload it took from the inbox.
+CREATE TABLE IF NOT EXISTS contests (
+    id                 INTEGER PRIMARY KEY,
+    name               TEXT NOT NULL UNIQUE,
+    game               TEXT NOT NULL,
+    players            INTEGER NOT NULL,
+    config             TEXT NOT NULL,               -- JSON: arena.contest.config.ContestConfig
+    ladder_id          INTEGER REFERENCES tournaments(id),   -- the running ladder
+    final_id           INTEGER REFERENCES tournaments(id),   -- the final, once started
+    closed_at          TEXT,                        -- submissions closed (uploads received before still count)
+    organiser_sha256   TEXT,                        -- of the organiser's sign-in token
+    created_at         TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS contest_entrants (
+    id             INTEGER PRIMARY KEY,
+    contest_id     INTEGER NOT NULL REFERENCES contests(id),
+    name           TEXT NOT NULL,                  -- also the name of the entrant's bot
+    email          TEXT NOT NULL,
+    token_sha256   TEXT,                           -- of the sign-in token (NULL: no link issued)
+    withdrawn      INTEGER NOT NULL DEFAULT 0,
+    bot_version_id INTEGER REFERENCES bot_versions(id),  -- the version in the ladder now
+    created_at     TEXT NOT NULL,
+    UNIQUE (contest_id, name)
+);
+CREATE INDEX IF NOT EXISTS contest_entrants_by_token ON contest_entrants (token_sha256);
+
+-- Each upload the runner took from the inbox, accepted or refused, with what it said.
+CREATE TABLE IF NOT EXISTS contest_submissions (
+    id              INTEGER PRIMARY KEY,
+    contest_id      INTEGER NOT NULL REFERENCES contests(id),
+    entrant_id      INTEGER NOT NULL REFERENCES contest_entrants(id),
+    inbox_id        INTEGER NOT NULL,              -- the inbox row it came from (taken once)
+    filename        TEXT NOT NULL,
+    received_at     TEXT NOT NULL,
+    processed_at    TEXT NOT NULL,
+    status          TEXT NOT NULL CHECK (status IN ('accepted', 'refused')),
+    reason          TEXT,                          -- why it was refused
+    build_log       TEXT,
+    validation      TEXT,                          -- JSON: the validation seat (status, error, stderr)
+    bot_version_id  INTEGER REFERENCES bot_versions(id),
+    UNIQUE (contest_id, inbox_id)
+);
+CREATE INDEX IF NOT EXISTS contest_submissions_by_entrant ON contest_submissions (entrant_id, id);
+
+-- Inbox rows the runner has carried out (requests and actions; uploads are in contest_submissions).
+CREATE TABLE IF NOT EXISTS contest_requests (
+    contest_id   INTEGER NOT NULL REFERENCES contests(id),
+    inbox_id     INTEGER NOT NULL,
+    entrant_id   INTEGER REFERENCES contest_entrants(id),   -- NULL: the organiser
+    kind         TEXT NOT NULL,
+    payload      TEXT,                            -- JSON as received
+    outcome      TEXT,                            -- what was done, or why not
+    received_at  TEXT NOT NULL,
+    processed_at TEXT NOT NULL,
+    PRIMARY KEY (contest_id, inbox_id)
+);
+
+-- Unrated test matches an entrant asked for (matches with no tournament).
+CREATE TABLE IF NOT EXISTS contest_test_matches (
+    match_id    INTEGER PRIMARY KEY REFERENCES matches(id),
+    contest_id  INTEGER NOT NULL REFERENCES contests(id),
+    entrant_id  INTEGER NOT NULL REFERENCES contest_entrants(id),
+    inbox_id    INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS contest_test_matches_by_entrant ON contest_test_matches (entrant_id, match_id);
 
 -- For people browsing with sqlite3 or Datasette: readable views.
 CREATE VIEW IF NOT EXISTS leaderboard AS
@@ -258,7 +330,7 @@ def _backfill_tournament_ratings(conn: sqlite3.Connection) -> None:
 def check_or_create(store) -> None:
     """Check an opened database is arena's and of a schema this arena knows; create a new
     one's schema, or upgrade an older one (once, under the write lock)."""
-    from arena.results.store import StoreError
+    from arena.results.errors import StoreError
 
     conn = store.db.conn
     version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -291,7 +363,7 @@ def check_or_create(store) -> None:
                 conn.execute(statement)
             migrate_v1_copies(store)
             _backfill_tournament_ratings(conn)
-        elif version in (0, 2):  # 2 -> 3 adds a table
+        elif version in (0, 2, 3):  # 2 -> 3 adds a table, 3 -> 4 the contest tables
             for statement in _statements(SCHEMA):
                 conn.execute(statement)
         if version in (1, 2):

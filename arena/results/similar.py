@@ -30,6 +30,8 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.results.humans import is_human
+
 K = 8                       # tokens per run
 W = 4                       # runs per winnowing window
 THRESHOLD = 0.5
@@ -132,7 +134,8 @@ def game_bots(store, game: str) -> dict[str, dict]:
     """The latest version of each bot of the game that is not withdrawn: 'name vN' -> version."""
     latest: dict[str, dict] = {}
     for version in store.bot_versions(game, include_withdrawn=False):
-        latest[version["name"]] = version  # versions come in order: the last is the latest
+        if not is_human(version):  # a person has no program to compare
+            latest[version["name"]] = version  # versions come in order: the last is the latest
     return {f"{name} v{v['version']}": v for name, v in latest.items()}
 
 

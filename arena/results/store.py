@@ -27,7 +27,6 @@ import contextlib
 import json
 import os
 import sqlite3
-import urllib.parse
 import zlib
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,16 +35,13 @@ from typing import Any, Iterable, Iterator, Sequence
 import sqlite_utils
 
 from arena.pids import alive as process_alive
+from arena.results.errors import StoreError, database_errors  # noqa: F401 (StoreError: also imported from here)
+from arena.results.matchread import BUSY_TIMEOUT_MS, connect_readonly, read_match, unpack  # noqa: F401 (unpack: also from here)
 from arena.results import keyfile, ratings as trueskill_ratings
 from arena.results.schema import (APPLICATION_ID, ARENA_TABLES, FAILURE_KINDS, READABLE_FROM, SCHEMA,  # noqa: F401
                                   RECOUNT, SCHEMA_VERSION, SEAT_STATUSES)
 
 DEFAULT_DB = "results/arena.db"
-BUSY_TIMEOUT_MS = 30_000
-
-
-class StoreError(Exception):
-    """A one-line problem with the database or what was asked of it."""
 
 
 def now() -> str:
@@ -64,10 +60,6 @@ def pack(value: Any) -> bytes:
     return zlib.compress(json.dumps(value, separators=(",", ":")).encode("utf-8"), LOG_LEVEL)
 
 
-def unpack(blob: bytes) -> Any:
-    return json.loads(zlib.decompress(blob).decode("utf-8"))
-
-
 def pack_result_logs(result: dict) -> dict:
     """The result with its log and stderr compressed (done in the worker, off the writer)."""
     packed = dict(result)
@@ -79,41 +71,6 @@ def pack_result_logs(result: dict) -> dict:
     packed["stderr_blob"] = pack([seat.get("stderr", "") for seat in result.get("seats", [])])
     packed["seats"] = [{k: v for k, v in seat.items() if k != "stderr"} for seat in result.get("seats", [])]
     return packed
-
-
-def describe_error(path: Path, error: BaseException) -> str:
-    """One line for a database problem, naming the file."""
-    text = str(error)
-    if isinstance(error, sqlite3.DatabaseError):
-        lowered = text.lower()
-        if "not a database" in lowered or "file is encrypted" in lowered:
-            return f"{path} is not an SQLite database (or it is damaged)"
-        if "malformed" in lowered or "corrupt" in lowered:
-            return f"{path} is corrupted ({text}); restore it from a copy"
-        if "disk is full" in lowered or "database or disk is full" in lowered:
-            return f"no space left for {path} (the disk is full); free some space and run the command again"
-        if "readonly" in lowered or "read-only" in lowered:
-            return f"{path} cannot be written (read-only file, folder or file system)"
-        if "locked" in lowered or "busy" in lowered:
-            return f"{path} is busy: another arena process holds it too long ({text})"
-        if "unable to open" in lowered:
-            return f"cannot open {path} ({text})"
-        if "disk i/o" in lowered:
-            return f"cannot read or write {path}: disk I/O error (is the disk full or failing?)"
-    if isinstance(error, OSError):
-        return f"{path}: {error.strerror or text}"
-    return f"{path}: {text}"
-
-
-@contextlib.contextmanager
-def database_errors(path: Path) -> Iterator[None]:
-    """Turn SQLite and file errors into a `StoreError` naming the file."""
-    try:
-        yield
-    except StoreError:
-        raise
-    except (sqlite3.Error, OSError) as error:
-        raise StoreError(describe_error(path, error)) from None
 
 
 class Store:
@@ -169,23 +126,7 @@ class Store:
             self.db.conn.execute("PRAGMA synchronous = NORMAL")
 
     def _connect_readonly(self) -> sqlite3.Connection:
-        quoted = urllib.parse.quote(str(self.path.resolve()))
-        if not self.live and not Path(str(self.path) + "-wal").exists():
-            # Nobody is writing (a WAL database loses its -wal file when its last writer
-            # closes): read the file as it is, without making -wal and -shm files beside it.
-            return sqlite3.connect(f"file:{quoted}?mode=ro&immutable=1", uri=True, isolation_level=None)
-        connection = sqlite3.connect(f"file:{quoted}?mode=ro", uri=True, isolation_level=None,
-                                     timeout=BUSY_TIMEOUT_MS / 1000)
-        try:
-            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            return connection
-        except sqlite3.OperationalError as error:
-            # A WAL database on a read-only file system (no -shm can be made) or an immutable
-            # file: read it as a fixed file, which needs no locks and no side files.
-            connection.close()
-            if "not a database" in str(error).lower():
-                raise
-            return sqlite3.connect(f"file:{quoted}?mode=ro&immutable=1", uri=True, isolation_level=None)
+        return connect_readonly(self.path, self.live)
 
     def _check_or_create_schema(self) -> None:
         from arena.results.schema import check_or_create
@@ -676,25 +617,8 @@ class Store:
 
     def match(self, match_id: int, with_log: bool = True) -> dict:
         """A match with its seats (bot names and versions) and, by default, its log and stderr."""
-        match = self.one("SELECT * FROM matches WHERE id = ?", [match_id])
-        if match is None:
-            raise StoreError(f"no match {match_id}")
-        for key in ("options", "teams", "sandbox"):
-            match[key] = json.loads(match[key]) if match[key] else None
-        match["seats"] = self.query(
-            "SELECT s.seat, s.bot_version_id, b.name AS bot, v.version, s.team, s.status, s.score, s.rank,"
-            " s.time_ms, s.decisions, s.error FROM match_seats s JOIN bot_versions v ON v.id = s.bot_version_id"
-            " JOIN bots b ON b.id = v.bot_id WHERE s.match_id = ? ORDER BY s.seat", [match_id])
-        if with_log:
-            logs = self.one("SELECT log, stderr FROM match_logs WHERE match_id = ?", [match_id])
-            try:
-                match["log"] = unpack(logs["log"]) if logs else []
-                stderr = unpack(logs["stderr"]) if logs else []
-            except (zlib.error, ValueError) as error:
-                raise StoreError(f"the stored log of match {match_id} is damaged ({error})") from None
-            for seat in match["seats"]:
-                seat["stderr"] = stderr[seat["seat"]] if seat["seat"] < len(stderr) else ""
-        return match
+        with database_errors(self.path):
+            return read_match(self.db.conn, match_id, with_log)
 
     def failures(self, game: str | None = None, bot: str | None = None, tournament_id: int | None = None,
                  limit: int | None = None) -> list[dict]:

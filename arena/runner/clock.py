@@ -114,20 +114,22 @@ class Turn:
         return None
 
     def timeout_words(self, cpu_now: int | None, now: float) -> str:
-        """What was used against what was allowed, e.g. "used 1,210 ms of CPU time; its
-        allowance is 1,000 ms + 150 ms left in its bank (CPU clock)"."""
+        """The limit that passed, what it was made of, and what the bot used, e.g. "its limit
+        was 1,150 ms of CPU time (decision limit 1,000 ms + 150 ms left in its time bank); it
+        used 1,210 ms, more than 10 ms over (CPU clock)"."""
         wall = now - self.began
-        allowed = (f"its allowance is {ms(self.allowance_s)} + {ms(self.bank_s)} left in its bank"
-                   if self.what == "decision" else f"the start-up allowance is {ms(self.allowance_s)}")
+        made = (f"decision limit {ms(self.allowance_s)} + {ms(self.bank_s)} left in its time bank"
+                if self.what == "decision" else "the start-up limit, which has no bank")
+        budget = self.allowance_s + self.bank_s
         if self.clock == "wall":
-            return f"{ms(wall)} of wall time; {allowed} (wall clock)"
+            return f"its limit was {ms(budget)} of wall time ({made}); it took {ms(wall)} (wall clock)"
         used = self.used_cpu_s(cpu_now) or 0.0
-        if used > self.allowance_s + self.bank_s + CPU_MARGIN_S:
-            return f"used {ms(used)} of CPU time; {allowed} (CPU clock)"
-        budget = (f"{ms(self.allowance_s)} allowance + {ms(self.bank_s)} bank left" if self.what == "decision"
-                  else f"{ms(self.allowance_s)} start-up allowance")
-        return (f"over the wall-time cap: {ms(wall)} of wall time while using only {ms(used)} of CPU time"
-                f" (it slept or waited); the cap is {WALL_FACTOR} × ({budget}) + {ms(WALL_GRACE_S)} (CPU clock)")
+        if used > budget + CPU_MARGIN_S:
+            return (f"its limit was {ms(budget)} of CPU time ({made}); it used {ms(used)}, more than"
+                    f" {ms(CPU_MARGIN_S)} over (CPU clock)")
+        return (f"over the wall-time cap of {ms(wall_cap_s('cpu', budget))} = {WALL_FACTOR} × ({made})"
+                f" + {ms(WALL_GRACE_S)}: {ms(wall)} of wall time while using only {ms(used)} of CPU time"
+                " (it slept or waited; CPU clock)")
 
     def charge(self, cpu_s: float | None, wall_s: float) -> float:
         """What the turn costs on this clock."""

@@ -4,8 +4,9 @@ Owns the protocol's message flow (start, request, action, end, quit), applying t
 (`arena.runner.clock`: start-up, per-decision allowance, time bank, on CPU or wall time),
 pausing every bot that is not deciding (only the bot on move runs: its processes are thawed
 for its start-up and its decisions, and frozen before any other bot of the match is thawed;
-what one uses until then is charged to its own decision), failure classification and the
-fallback policy:
+what one uses until then is charged to its own decision), what a failure does to a seat (the
+checks that find one, in their order and with their words, are `arena.runner.decision`'s,
+shared with `arena rerun`) and the fallback policy:
 a seat whose bot failed is played by a seeded random legal action from then on, so the others'
 match stays meaningful, and is ranked last. Returns a plain ``MatchResult``; never raises
 because of a bot — whatever a bot writes or does, the worst it gets is a failed seat. Only a
@@ -13,34 +14,34 @@ failure of the game engine itself (or of this machine) raises. Bad input from th
 (unknown game, wrong bot count, bad option, missing bot file) raises ``GameError``/``BotError``
 before any process starts.
 
+A seat may be a `HumanSeat` instead of a bot path: a person's decisions come from a page
+(`arena.runner.human`), on the wall clock of that seat's limits, while every bot is frozen.
+
 With a `LiveBots` of the worker, processes of bots that said ``"matches": "many"`` are kept
 for later matches instead of being sent ``quit``; the match log is the same either way.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import random
 import time
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 
-from arena.games import IllegalAction, get_game
+from arena.games import get_game
 from arena.runner import cgroups, protocol
+from arena.runner.decision import Refused, apply_action, ask, await_ready, judge
+from arena.runner.human import TIMEOUT_WORDS, HumanSeat, is_human
 from arena.runner import clock as clocks
 from arena.runner.bots import BotError
 from arena.runner.files import BotFilesError
 from arena.runner.livebots import LiveBots, Seated, retire
-from arena.runner.process import BotFailure, DeadlinePassed
-from arena.runner.protocol import ReplyError, quote_line
+from arena.runner.process import BotFailure
 from arena.runner.sandbox import BotChanged, Protections, ResourceLimits, detect
 
 QUIT_GRACE_S = 1.0
 MAX_STEPS = 100_000
-FLOOD_WINDOW_S = 0.01
-START_EXIT_WINDOW_S = 0.3  # a bad answer to start: did the bot die right after it?
-UNREQUESTED = "wrote more than one line for one request (stdout is for protocol lines only; log to stderr)"
 STATUSES = ("ok", "timeout", "crash", "illegal", "protocol", "limit")
 RESTART_POLICIES = ("auto", "always")
 
@@ -158,6 +159,7 @@ def strip_timing(log: list[dict]) -> list[dict]:
 # Kept importable from here (the protocol module owns them).
 parse_reply = protocol.parse_reply
 parse_ready = protocol.parse_ready
+ReplyError = protocol.ReplyError
 
 
 def start_message(game: str, options: dict, seat: int, players: int, seed: int, limits: Limits,
@@ -204,9 +206,10 @@ class MatchLog(list):
 class Seat:
     """One seat's bot, clock and status during a match."""
 
-    def __init__(self, index: int, path: str, limits: Limits, clock: str):
+    def __init__(self, index: int, path, limits: Limits, clock: str):
         self.index = index
-        self.path = path
+        self.human: HumanSeat | None = path if is_human(path) else None
+        self.path = str(path)
         self.limits = limits
         self.status = "ok"
         self.error: str | None = None
@@ -216,6 +219,53 @@ class Seat:
         self.seated: Seated | None = None
         self.stderr = ""
         self.wants_many = False
+        self.log: list | None = None  # where the event for its stderr after `end` goes
+        # Its stderr cut into the decisions during which it was written: (event, first byte,
+        # end byte), filled in once the process is done and its stderr final (`_fill_stderr`).
+        self._pieces: list = []
+        self._piece_from = 0
+        self._piece_event: dict | None = None
+
+    def stderr_begins(self) -> None:
+        """Its stderr from here on is this match's (its process just started, or was reset)."""
+        self._piece_from = self.process.stderr.total
+
+    def stderr_to(self, event: dict) -> None:
+        """What it wrote since the last cut goes to ``event`` (its reply, ready or failure)."""
+        self._piece_event = event
+
+    def stderr_cut(self, event: dict | None = None) -> None:
+        """End the current piece of its stderr here (the bot waits: frozen, or reading its
+        input) and begin the next one, which goes to ``event`` unless `stderr_to` says."""
+        mark = self.process.stderr_mark()
+        if self._piece_event is not None:
+            self._pieces.append((self._piece_event, self._piece_from, mark))
+        self._piece_from, self._piece_event = mark, event
+
+    def next_decision(self) -> int | None:
+        """Close its previous decision (its bot frozen, or waiting for its input): what it
+        wrote until now belongs to that decision (or its start-up), read before its CPU time,
+        which settles that decision (reading the pipe is charged to it, as the clock charges
+        what a bot does after its reply). Returns that CPU time: the next decision's start."""
+        self.stderr_cut()
+        cpu = self.process.cpu_ns()
+        self.clock.settle(cpu)
+        return cpu
+
+    def _fill_stderr(self, process) -> None:
+        """The process is done: write each piece of its stderr into its event (a piece that
+        is empty leaves its event as it was; the event after `end` is logged if it has one)."""
+        capture = process.stderr
+        if self._piece_event is not None:
+            self._pieces.append((self._piece_event, self._piece_from, capture.total))
+            self._piece_event = None
+        for event, begin, end in self._pieces:
+            text = capture.piece(begin, end)
+            if text:
+                event["stderr"] = text
+                if event.get("event") == "stderr" and self.log is not None:
+                    self.log.append(event)
+        self._pieces = []
 
     @property
     def process(self):
@@ -238,6 +288,7 @@ class Seat:
             self.clock.settle(process.cpu_ns())
             process.stop()
             self.stderr = process.stderr.text()
+            self._fill_stderr(process)
 
     def hand_back(self, bots: LiveBots) -> None:
         """Keep the process for a later match (the caller checked it may be reused)."""
@@ -246,6 +297,7 @@ class Seat:
             self.clock.settle(seated.process.cpu_ns())
             bots.checkin(seated)  # it waits frozen for its next match; if retired, what it writes as it quits is ours too
             self.stderr = seated.process.stderr.text()
+            self._fill_stderr(seated.process)
 
 
 def play_match(spec: MatchSpec, protections: Protections | None = None, bots: LiveBots | None = None) -> MatchResult:
@@ -265,7 +317,8 @@ def play_match(spec: MatchSpec, protections: Protections | None = None, bots: Li
     protections = bots.protections
     try:
         for path in spec.bots:
-            bots.command(str(path))  # a path that is no bot is the user's mistake: refuse now
+            if not is_human(path):
+                bots.command(str(path))  # a path that is no bot is the user's mistake: refuse now
         state = game.create_state(players, int(spec.seed), options)
         return _play(spec, game, state, options, protections, bots)
     finally:
@@ -279,8 +332,11 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
     seat_limits = spec.seat_limits or [None] * players
     fallback = random.Random(derive_seed(spec.seed, "fallback"))
     clock = clocks.choose(limits.clock, protections.resources != "rlimits" and cgroups.cpu_readable())
-    seats = [Seat(i, str(path), seat_limits[i] or limits, clock) for i, path in enumerate(spec.bots)]
+    seats = [Seat(i, path, seat_limits[i] or limits, "wall" if is_human(path) else clock)
+             for i, path in enumerate(spec.bots)]
     log = MatchLog()
+    for seat in seats:
+        seat.log = log
     started_at = datetime.now(timezone.utc)
     began = time.monotonic()
     try:
@@ -304,6 +360,10 @@ def _play(spec: MatchSpec, game, state, options: dict, protections: Protections,
             step += 1
         result_ranks = _final_ranks(state, seats)
         _finish_bots(seats, state, result_ranks, log, bots, spec.restart == "auto", spec.extra_fields)
+        for seat in seats:
+            if seat.human is not None:
+                end = next(event for event in reversed(log) if event["event"] == "end")
+                seat.human.finish({**end, "seat": seat.index, "observation": state.observation(seat.index)})
     finally:
         for seat in seats:
             seat.shut_down()
@@ -325,6 +385,8 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
     bot_seeds = spec.bot_seeds or [derive_seed(spec.seed, "bot", i) for i in range(len(seats))]
     hashes = spec.hashes or [None] * len(seats)
     for seat in seats:
+        if seat.human is not None:
+            continue  # a person has no process
         try:
             seat.seated = bots.checkout(seat.path, seat.limits.for_kernel(), seat.limits.max_line_bytes,
                                         seat.limits.max_output_bytes, hashes[seat.index],
@@ -335,6 +397,7 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
             raise  # the bot on disk is wrong (not its behaviour): the user's or the store's problem
         command = seat.seated.staged.command
         seat.wants_many = command.matches == "many"
+        seat.stderr_begins()
         if not seat.seated.reused:
             try:
                 seat.seated.process.start()
@@ -347,7 +410,7 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
         message = start_message(spec.game, options, seat.index, len(seats), bot_seeds[seat.index], seat.limits,
                                 spec.extra_fields, clock)
         log.append({"event": "start", "seat": seat.index, "message": message})
-        if seat.failed:
+        if seat.failed or seat.human is not None:
             continue
         process = seat.process
         if seat.seated.reused:
@@ -361,43 +424,20 @@ def _start_bots(seats: list[Seat], spec: MatchSpec, options: dict, bots: LiveBot
         except BotFailure as failure:
             _fail_at_start(seat, failure.status, failure.message, log)
     for seat in seats:
-        if seat.failed:
+        if seat.failed or seat.human is not None:
             continue
-        turn = turns[seat.index]
+        event = {"event": "ready", "seat": seat.index}
         try:
-            line = _await_line(seat.process, turn, "no ready answer in time")
-        except BotFailure as failure:
+            ready = await_ready(seat, turns[seat.index], event)
+        except Refused as failure:
+            if "line" in event:
+                log.append(event)  # a bad answer is logged as it came
             _fail_at_start(seat, failure.status, failure.message, log)
             continue
-        answered = time.monotonic()
-        event = {"event": "ready", "seat": seat.index, "line": line[:4096].decode("utf-8", "replace"),
-                 "ms": round((answered - turn.began) * 1000, 3)}
         log.append(event)
-        try:
-            ready = protocol.parse_ready(line)
-        except ReplyError as error:
-            _bad_ready(seat, error, line, log)
-            continue
-        seat.clock.finished(turn, answered - turn.began, event)
+        seat.stderr_to(event)
         if seat.seated.staged.command.matches != "one" and ready.get("matches") == "many":
             seat.wants_many = True
-
-
-def _await_line(process, turn: clocks.Turn, late: str) -> bytes:
-    """The bot's next line, or `BotFailure` — a ``timeout`` saying what it used against what
-    it was allowed (``late`` begins the message). On the CPU clock the wait wakes when the
-    bot could first have used up its time, looks at its CPU time, and waits on."""
-    wake = turn.first_check
-    while True:
-        try:
-            return process.receive(wake)
-        except DeadlinePassed:
-            cpu = process.cpu_ns()
-            now = time.monotonic()
-            why = turn.over(cpu, now)
-            if why is not None:
-                raise BotFailure("timeout", f"{late}: {why}") from None
-            wake = turn.next_check(cpu, now)
 
 
 class HarnessTimer:
@@ -412,21 +452,13 @@ class HarnessTimer:
         self.running: Seat | None = None
 
 
-def _bad_ready(seat: Seat, error: ReplyError, line: bytes, log: list) -> None:
-    """A bad answer to start: a crash with the bot's own explanation when it died right after
-    (a runtime's start-up error printed to stdout), else a protocol error."""
-    process = seat.process
-    if process.wait_for_exit(time.monotonic() + START_EXIT_WINDOW_S) and not seat.seated.reused:
-        failure = process._crash("exited before answering start")
-        lines = [quote_line(line)] + [quote_line(extra) for extra in process.lines[:3]]
-        _fail_at_start(seat, failure.status, f"{failure.message}; it wrote to stdout: {', '.join(lines)}", log)
-        return
-    _fail_at_start(seat, "protocol", f"{error}: {quote_line(line)}", log)
-
-
 def _fail_at_start(seat: Seat, status: str, message: str, log: list) -> None:
+    event = {"event": "failure", "seat": seat.index, "step": None}
+    if seat.process is not None:
+        seat.stderr_to(event)
     seat.fail(status, f"start-up: {message}")
-    log.append({"event": "failure", "seat": seat.index, "step": None, "status": seat.status, "error": seat.error})
+    event.update(status=seat.status, error=seat.error)
+    log.append(event)
 
 
 def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, timer: HarnessTimer | None = None):
@@ -438,68 +470,37 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
     previous decision and starts this one)."""
     if seat.failed:
         return state, False
-    limits = seat.limits
     legal = state.legal_actions()
-    process = seat.process
     if timer is not None and timer.running is not seat:
         if timer.running is not None and timer.running.process is not None:
             timer.running.process.freeze()
         timer.running = seat
-    cpu = process.cpu_ns()
-    seat.clock.settle(cpu)
+    if seat.human is not None:
+        return _decide_by_person(seat, state, step, log, extra, legal, timer)
+    cpu = seat.next_decision()
     request = request_message(seat.index, step, state.observation(seat.index), legal, seat.clock.for_request(), extra)
     line = protocol.encode(request)
     log.append_request({"event": "request", "seat": seat.index, "step": step, "message": request}, line)
-    turn = None
+    event = {"event": "reply", "seat": seat.index, "step": step}
     try:
-        if process.has_unrequested_output():
-            raise BotFailure("limit", UNREQUESTED)
-        asked = time.monotonic()
-        turn = seat.clock.decision(cpu, asked)
-        try:
-            process.send_line(line, turn.wall_deadline, thaw=True)
-        except DeadlinePassed:
-            raise BotFailure("timeout", f"did not read its input in time: "
-                                        f"{turn.timeout_words(process.cpu_ns(), time.monotonic())}") from None
-        line = _await_line(process, turn, "no reply in time")
-    except BotFailure as failure:
-        times = None
-        if turn is not None:  # a decision that failed used its time too
-            cpu, wall = process.cpu_ns(), time.monotonic() - turn.began
-            seat.clock.timed_out(turn, cpu, wall)
-            times = {"ms": round(wall * 1000, 3)}
-            if turn.used_cpu_s(cpu) is not None:
-                times["cpu_ms"] = round(turn.used_cpu_s(cpu) * 1000, 3)
-        return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log, times)
-    replied = time.monotonic()
-    elapsed = replied - asked
-    seat.decisions += 1
-    event = {"event": "reply", "seat": seat.index, "step": step,
-             "line": line[:4096].decode("utf-8", "replace"), "ms": round(elapsed * 1000, 3)}
+        reply = ask(seat, line, cpu, event)
+    except Refused as failure:
+        return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log, failure.times)
     if timer is not None:
-        event["harness_ms"] = round((asked - timer.since) * 1000, 3)
-        timer.since = replied
+        event["harness_ms"] = round((reply.asked - timer.since) * 1000, 3)
+        timer.since = reply.replied
     log.append(event)
-    seat.clock.finished(turn, elapsed, event)
-    if process.launch.out_of_memory():
-        # One of its processes was killed by the kernel for going over the bot's memory limit
-        # (all its processes together): the bot went over the limit, even if it answers.
-        return state, _fail(seat, "limit", f"step {step}: its processes went over the memory limit"
-                            f" ({limits.memory_mb} MiB); the kernel killed one", step, log)
+    seat.stderr_to(event)
+
+    def refuse(action):
+        nonlocal state
+        state, refusal = apply_action(state, action, legal)
+        return refusal
+
     try:
-        action, debug = protocol.parse_reply(line, legal)
-    except ReplyError as error:
-        # A flood of output is an output-limit failure even when its first line is garbage:
-        # a bot that wrote one bad line writes nothing more, a flooding bot does within 10 ms
-        # (it fails either way).
-        if _unrequested(process, within=FLOOD_WINDOW_S):
-            return state, _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
-        return state, _fail(seat, "protocol", f"step {step}: {error}: {quote_line(line)}", step, log)
-    if _unrequested(process):
-        return state, _fail(seat, "limit", f"step {step}: {UNREQUESTED}", step, log)
-    state, refusal = _apply(state, action, legal)
-    if refusal is not None:
-        return state, _fail(seat, "illegal", f"step {step}: {refusal}", step, log)
+        action, debug = judge(seat, reply.line, legal, refuse)
+    except Refused as failure:
+        return state, _fail(seat, failure.status, f"step {step}: {failure.message}", step, log)
     event = {"event": "action", "seat": seat.index, "step": step, "action": action, "by": "bot"}
     if debug:
         event["debug"] = debug
@@ -507,37 +508,51 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
     return state, True
 
 
-def _apply(state, action, legal: list | None):
-    """Apply a bot's action. A listed action is applied in its listed form; anything else is
-    tried on a copy of the state, so a game that chokes on it cannot be left half-changed.
-    Returns (state, None) or (state, reason the action was refused)."""
-    chosen = protocol.listed(action, legal)
-    if chosen is not None:
-        state.apply(chosen)  # a failure here is the engine's own: the match cannot go on
-        return state, None
-    candidate = copy.deepcopy(state)
-    try:
-        candidate.apply(action)
-    except IllegalAction as error:
-        return state, error.reason
-    except Exception as error:  # the engine could not even read it: the bot's fault
-        return state, f"the game could not read this action ({type(error).__name__}): {protocol.quote(action)}"
-    return candidate, None
+def _decide_by_person(seat: Seat, state, step: int, log: list, extra: dict | None, legal: list | None,
+                      timer: HarnessTimer | None):
+    """Ask the person in the seat (every bot is frozen meanwhile); an action the engine
+    refuses is sent back with its reason and the person tries again on the same clock."""
+    request = request_message(seat.index, step, state.observation(seat.index), legal, seat.clock.for_request(), extra)
+    log.append({"event": "request", "seat": seat.index, "step": step, "message": request})
+    asked = time.monotonic()
+    turn = seat.clock.decision(None, asked)
+    taken = []
 
+    def attempt(action):
+        nonlocal state
+        state, refusal = apply_action(state, action, legal)
+        if refusal is None:
+            taken.append(action)
+        return refusal
 
-def _unrequested(process, within: float = 0.0) -> bool:
-    try:
-        return process.has_unrequested_output(within)
-    except BotFailure:
-        return True  # over the output limit or a line too long while flooding
+    decided = seat.human.decide(request, attempt, turn.wall_deadline)
+    answered = time.monotonic()
+    elapsed = answered - asked
+    if timer is not None:
+        timer.since = answered  # the person's time is not the harness's
+    if not decided:
+        seat.clock.timed_out(turn, None, elapsed)
+        return state, _fail(seat, "timeout", f"step {step}: {TIMEOUT_WORDS}: {turn.timeout_words(None, asked + elapsed)}",
+                            step, log, {"ms": round(elapsed * 1000, 3)})
+    seat.decisions += 1
+    reply = {"type": "action", "action": taken[0]}
+    event = {"event": "reply", "seat": seat.index, "step": step, "line": protocol.encode(reply)[:-1].decode(),
+             "ms": round(elapsed * 1000, 3)}
+    log.append(event)
+    seat.clock.finished(turn, elapsed, event)
+    seat.clock.settle(None)
+    log.append({"event": "action", "seat": seat.index, "step": step, "action": taken[0], "by": "bot"})
+    return state, True
 
 
 def _fail(seat: Seat, status: str, message: str, step: int, log: list, times: dict | None = None) -> bool:
     """Record the seat's failure (with the failing decision's ``ms`` and ``cpu_ms`` when it
     failed waiting); the caller then plays the seat by the fallback policy."""
+    event = {"event": "failure", "seat": seat.index, "step": step}
+    seat.stderr_to(event)  # the failed decision's stderr, and what the bot writes as it is stopped
     seat.fail(status, message)
-    log.append({"event": "failure", "seat": seat.index, "step": step, "status": seat.status,
-                "error": seat.error, **(times or {})})
+    event.update(status=seat.status, error=seat.error, **(times or {}))
+    log.append(event)
     return False
 
 
@@ -576,6 +591,7 @@ def _finish_bots(seats: list[Seat], state, ranks: list[int], log: list, bots: Li
     for seat in live:
         seat.process.freeze()
         seat.clock.settle(seat.process.cpu_ns())
+        seat.stderr_cut({"event": "stderr", "seat": seat.index, "after": "end"})
         keep = reuse and seat.wants_many and bots.keep > 0
         seat.process.thaw()  # a frozen bot would never read `end`, and never look settled
         try:

@@ -21,6 +21,7 @@ import termios
 import time
 from dataclasses import dataclass, field
 
+from arena.runner import errorline
 from arena.runner.tokens import pids_with_token
 from arena.text import printable
 
@@ -62,12 +63,16 @@ class DeadlinePassed(BotFailure):
 
 @dataclass
 class StderrCapture:
-    """Keeps the first and the last 32 KiB of a stream and counts what was dropped."""
+    """Keeps the first and the last 32 KiB of a stream and counts what was dropped.
+
+    Bytes are numbered from the process's first one (``total`` is the next number, never
+    reset), so that a match can cut the stream into its decisions (`piece`)."""
 
     head: bytearray = field(default_factory=bytearray)
     tail: bytearray = field(default_factory=bytearray)
     dropped: int = 0
     total: int = 0  # bytes ever added (cleared or not): tells whether a read found anything
+    start: int = 0  # the number of the first byte of ``head`` (bytes before it were cleared)
 
     def add(self, data: bytes) -> None:
         self.total += len(data)
@@ -87,19 +92,34 @@ class StderrCapture:
         return (bytes(self.head).decode("utf-8", "replace") + middle
                 + bytes(self.tail).decode("utf-8", "replace"))
 
+    def piece(self, begin: int, end: int) -> str:
+        """What is kept of bytes ``begin`` to ``end`` (numbers as in ``total``): the bytes of
+        one decision, with a note where the middle of the stream was dropped."""
+        head_end = self.start + len(self.head)
+        tail_begin = self.total - len(self.tail)
+        parts = []
+        if begin < head_end:
+            parts.append(bytes(self.head[max(0, begin - self.start):min(end, head_end) - self.start]))
+        lost = min(end, tail_begin) - max(begin, head_end)
+        if lost > 0:
+            parts.append(f"\n[... {lost} bytes of stderr dropped ...]\n".encode())
+        if end > tail_begin and end > head_end:
+            parts.append(bytes(self.tail[max(begin, tail_begin, head_end) - tail_begin:end - tail_begin]))
+        return b"".join(parts).decode("utf-8", "replace")
+
     def last_line(self, limit: int = 300) -> str:
-        """The last non-empty line, printable and cut: the usual explanation of a crash."""
-        data = bytes(self.tail or self.head)[-8192:]
-        lines = [line for line in data.decode("utf-8", "replace").splitlines() if line.strip()]
-        if not lines:
-            return ""
-        line = printable(lines[-1].strip(), keep_newlines=False)
+        """The line that explains a crash (the exception's line for the usual runtimes, see
+        `arena.runner.errorline`), printable and cut."""
+        data = bytes(self.head[-8192:]) + b"\n" + bytes(self.tail[-16384:]) if self.tail else bytes(self.head)
+        line = errorline.meaningful_line(data.decode("utf-8", "replace"))
+        line = printable(line, keep_newlines=False)
         return line if len(line) <= limit else line[:limit] + "..."
 
     def clear(self) -> None:
         self.head.clear()
         self.tail.clear()
         self.dropped = 0
+        self.start = self.total
 
 
 def exit_text(status: int, signal_coded: bool) -> str:
@@ -498,6 +518,21 @@ class BotProcess:
                 raise BotFailure("protocol", f"line longer than {self.max_line_bytes} bytes")
             self.lines.append(piece)
             start = end + 1
+
+    def stderr_mark(self) -> int:
+        """Read what the bot has written to stderr so far and return the number of the next
+        byte (`StderrCapture.piece`): called while the bot waits (frozen, or reading its
+        input), everything before the mark was written before now."""
+        if self._stderr_open and self.popen is not None and not self._stopped:
+            try:
+                for _ in range(64):  # a bot writing on and on is cut at 64 MiB: the rest is the next piece's
+                    before = self.stderr.total
+                    self._read_stderr()
+                    if self.stderr.total == before or not self._stderr_open:
+                        break
+            except (OSError, ValueError):
+                pass
+        return self.stderr.total
 
     def _read_stderr(self) -> None:
         fd = self.popen.stderr.fileno()

@@ -16,6 +16,7 @@ from typing import Callable
 
 from arena.games import game_names, get_game
 from arena.results import keys, sprt
+from arena.results.humans import is_human
 from arena.results.store import Store
 from arena.results.submit import SubmitError, check_name, check_source, default_name, register
 from arena.runner import files
@@ -98,7 +99,8 @@ def _path_entry(raw, path: str, name: str | None, limits: dict | None) -> _Entry
 def _latest_versions(store: Store, game: str) -> list[dict]:
     latest: dict[str, dict] = {}
     for version in store.bot_versions(game, include_withdrawn=False):
-        latest[version["name"]] = version  # ordered by version: the last one wins
+        if not is_human(version):  # a person plays only by hand (`arena play`)
+            latest[version["name"]] = version  # ordered by version: the last one wins
     return [latest[name] for name in sorted(latest)]
 
 
@@ -120,7 +122,7 @@ def _named_version(store: Store, game: str, entry: str) -> dict:
     name, version = split_version(entry)
     found = store.find_version(game, name, version)
     if found is None:
-        known = sorted({row["name"] for row in store.bot_versions(game)})
+        known = sorted({row["name"] for row in store.bot_versions(game) if not is_human(row)})
         if version is not None and name in known:
             what = f"bot {name!r} has no version {version}"
         elif Path(entry).suffix or "." in entry:
@@ -129,6 +131,8 @@ def _named_version(store: Store, game: str, entry: str) -> dict:
             what = f"unknown bot {name!r}"
         shown = ", ".join(known[:20]) + (f", ... ({len(known)} in all)" if len(known) > 20 else "")
         raise TournamentError(f"{what} for {game} (known: {shown or 'none; submit one or give a path'})")
+    if is_human(found):
+        raise TournamentError(f"{found['name']} is a person (who played with arena play), not a bot")
     if found["bot_withdrawn"] or (found["version_withdrawn"] and version is None):
         raise TournamentError(f"{found['name']} v{found['version']} is withdrawn (arena bots reinstate {found['name']})")
     return found

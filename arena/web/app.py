@@ -12,10 +12,8 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
-import jinja2
 from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -25,16 +23,13 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from arena.games import game_names, get_game
-from arena.results.store import FAILURE_KINDS, SEAT_STATUSES, StoreError
-from arena.web import data
+from arena.results.store import FAILURE_KINDS, StoreError
+from arena.web import assets, data
 from arena.web.boards import DRAWN
 from arena.web.plots import rating_plot
 from arena.web.replay import CHUNK, Replay, ReplayCache, ReplayUnavailable
-from arena.web.safe import json_for_script, tail, visible
-
-HERE = Path(__file__).resolve().parent
-TEMPLATES = HERE / "templates"
-STATIC = HERE / "static"
+from arena.web.safe import script_safe, visible
+from arena.web.templating import STATIC, client_match, environment, number
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self';"
        " base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -48,8 +43,8 @@ SECURITY_HEADERS = [
 
 API_ENDPOINTS = [
     ("/api/games", "every game with counts of bots, versions, rated matches and tournaments"),
-    ("/api/games/{game}", "one game and its leaderboard (?versions=latest|all, ?limit=N)"),
-    ("/api/games/{game}/leaderboard", "the game's leaderboard (?versions=latest|all, ?limit=N)"),
+    ("/api/games/{game}", "one game and its leaderboard (?versions=latest|all, ?limit=N, ?humans=0|1)"),
+    ("/api/games/{game}/leaderboard", "the game's leaderboard (?versions=latest|all, ?limit=N, ?humans=0|1)"),
     ("/api/games/{game}/bots", "the game's bots"),
     ("/api/games/{game}/tournaments", "the game's tournaments"),
     ("/api/tournaments", "every tournament with its progress (?game=GAME)"),
@@ -67,6 +62,13 @@ API_ENDPOINTS = [
     ("/api/matches/{id}/check", "the check of the log against the engine's replay, run to the end"),
     ("/api/matches/{id}/frames", "frames of a view in chunks (?view=full|seat-N|snapshot&chunk=N or &frame=N)"),
 ]
+
+
+def viewer_csp(game: str) -> str:
+    """`CSP`, also allowing the replay viewer's inline style and scripts (by their hashes)."""
+    style, scripts = assets.viewer(game)
+    return (CSP.replace("script-src 'self'", "script-src 'self' " + assets.hashes(scripts))
+            .replace("style-src 'self'", "style-src 'self' " + assets.csp_hash(style)))
 
 
 class SecurityHeaders:
@@ -118,26 +120,6 @@ class Stores:
             self._all.clear()
 
 
-def _number(value: Any, digits: int = 2) -> str:
-    if value is None:
-        return "–"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
-def _ms(value: Any) -> str:
-    if value is None:
-        return "–"
-    return f"{value:.0f} ms" if value >= 10 else f"{value:.1f} ms"
-
-
-def _failures_text(failures: dict | None) -> str:
-    if not failures:
-        return "–"
-    return " ".join(f"{kind} {count}" for kind, count in failures.items() if count) or "–"
-
-
 def display_board(board: dict) -> dict:
     """A leaderboard with its rows ready for the template (formatted numbers, the bar)."""
     low, high = board["scale"]
@@ -151,7 +133,7 @@ def display_board(board: dict) -> dict:
             "latest_tag": e.get("latest") and board.get("versions") == "all",
             "conservative": f"{e['conservative']:.2f}", "mu": f"{e['mu']:.2f}", "sigma": f"{e['sigma']:.2f}",
             "x1": f"{x1:.1f}", "width": f"{max(x2 - x1, 1):.1f}", "xm": f"{2 + 116 * (e['mu'] - low) / span:.1f}",
-            "matches": e["matches"], "first_places": e["first_places"], "average_rank": _number(e["average_rank"]),
+            "matches": e["matches"], "first_places": e["first_places"], "average_rank": number(e["average_rank"]),
             "failures": [e["failures"][kind] for kind in FAILURE_KINDS]})
         if "rating" in e:  # a finished tournament's refit (arena.results.refit)
             low, high = e["rank_interval"]
@@ -159,17 +141,6 @@ def display_board(board: dict) -> dict:
                             rating_interval="{:+.0f} to {:+.0f}".format(*e["rating_interval"]),
                             rank_interval=str(low) if low == high else f"{low}–{high}")
     return {**board, "rows": rows}
-
-
-def environment() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.filters.update({
-        "visible": visible, "num": _number, "ms": _ms, "failures_text": _failures_text, "tail": tail,
-        "json_script": lambda value: Markup(json_for_script(value)),
-    })
-    env.globals.update({"FAILURE_KINDS": FAILURE_KINDS, "SEAT_STATUSES": SEAT_STATUSES})
-    return env
 
 
 def _int_param(request: Request, name: str, default: int | None, low: int = 0, high: int = 10_000) -> int | None:
@@ -185,6 +156,14 @@ def _int_param(request: Request, name: str, default: int | None, low: int = 0, h
     return value
 
 
+def _humans(request: Request) -> bool:
+    """``?humans=0`` leaves people who played bots out of a game's leaderboard (default: in)."""
+    value = request.query_params.get("humans", "1")
+    if value not in ("0", "1"):
+        raise HTTPException(400, "humans must be 0 or 1")
+    return value == "1"
+
+
 def _versions(request: Request, default: str) -> str:
     value = request.query_params.get("versions", default)
     if value not in ("latest", "all"):
@@ -192,11 +171,13 @@ def _versions(request: Request, default: str) -> str:
     return value
 
 
-def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
-    """The application over the database at ``db_path`` (refused if missing: `StoreError`)."""
+def create_app(db_path: str, replay_cache_size: int = 16, play=None) -> Starlette:
+    """The application over the database at ``db_path`` (refused if missing: `StoreError`).
+    With ``play`` (an `arena.tournament.humanplay.PlayHost`) people may play bots at /play."""
     data.open_store(db_path).close()  # fail now, not on the first request
     stores = Stores(str(db_path))
     env = environment()
+    env.globals["play_enabled"] = play is not None
     replays = ReplayCache(replay_cache_size)
     # Warm up now rather than in a visitor's first request: templates and the game engines.
     for name in ("index.html", "game.html", "tournaments.html", "tournament.html", "bot.html", "match.html",
@@ -208,10 +189,10 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
         except Exception:  # noqa: BLE001 - a game that cannot load shows as JSON (or not at all)
             pass
 
-    def page(name: str, request: Request, status: int = 200, **context) -> HTMLResponse:
+    def page(name: str, request: Request, status: int = 200, headers: dict | None = None, **context) -> HTMLResponse:
         template = env.get_template(name)
         html = template.render(request=request, url=lambda path: path, **context)
-        return HTMLResponse(html, status_code=status)
+        return HTMLResponse(html, status_code=status, headers=headers)
 
     def replay_of(store, match_id: int) -> tuple[Replay | None, str | None]:
         """The match's replay (cached), or None and why not."""
@@ -253,7 +234,8 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
     def game_page(store, request):
         game = data.known_game(store, request.path_params["game"])
         versions = _versions(request, "latest")
-        board = data.leaderboard(store, game["name"], versions, _int_param(request, "limit", None, 1))
+        board = data.leaderboard(store, game["name"], versions, _int_param(request, "limit", None, 1),
+                                 _humans(request))
         return page("game.html", request, game=game, board=display_board(board), versions=versions,
                     tournaments=data.tournaments(store, game["name"], limit=20),
                     bots=data.bots(store, game["name"]))
@@ -281,14 +263,21 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
         summary = data.match_summary(found)
         viewer = None
         if replay is not None:
-            # Only the first chunk is computed now (and the log checked that far): the viewer
-            # fetches the rest, and the check's outcome, after its first paint.
-            first_chunk = replay.chunk_bytes("full", 0).decode()
-            viewer = {"match": _client_match(summary), "replay": replay.summary(), "source": "api",
+            # Only the first frame is computed now (no step replayed): the viewer draws it at
+            # once, then fetches the frames, and the check's outcome, after its first paint.
+            first_chunk = replay.first_frame_bytes("full").decode()
+            viewer = {"match": client_match(summary), "replay": replay.summary(), "source": "api",
                       "drawn": found["game"] in DRAWN}
         stderr = {seat["seat"]: seat.get("stderr") or "" for seat in found["seats"]}
+        if viewer is None:
+            return page("match.html", request, match=summary, stderr=stderr, viewer=None, reason=reason,
+                        first_chunk=None)
+        # The viewer's style and scripts inline (arena.web.assets): the first board is drawn
+        # as soon as this one response has arrived. The CSP allows exactly them, by hash.
+        style, scripts = assets.viewer(found["game"])
         return page("match.html", request, match=summary, stderr=stderr, viewer=viewer, reason=reason,
-                    first_chunk=Markup(_script_safe(first_chunk)) if replay is not None else None)
+                    first_chunk=Markup(script_safe(first_chunk)), inline_style=style, inline_scripts=scripts,
+                    headers={"content-security-policy": viewer_csp(found["game"])})
 
     # ---- API ------------------------------------------------------------------------------
 
@@ -302,11 +291,11 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
         game = data.known_game(store, request.path_params["game"])
         versions = _versions(request, "latest")
         return {**game, "leaderboard": data.leaderboard(store, game["name"], versions,
-                                                        _int_param(request, "limit", None, 1))}
+                                                        _int_param(request, "limit", None, 1), _humans(request))}
 
     def api_leaderboard(store, request):
         return data.leaderboard(store, request.path_params["game"], _versions(request, "latest"),
-                                _int_param(request, "limit", None, 1))
+                                _int_param(request, "limit", None, 1), _humans(request))
 
     def api_game_bots(store, request):
         return {"game": request.path_params["game"], "bots": data.bots(store, request.path_params["game"])}
@@ -428,6 +417,10 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
         Route("/api/matches/{id:int}/frames", api_frames),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
+    if play is not None:
+        from arena.web.play import play_routes
+
+        routes[:0] = play_routes(play, stores.get, page, data.playable_games)
 
     async def not_found(request: Request, exc: HTTPException):
         if request.url.path.startswith("/api"):
@@ -439,24 +432,16 @@ def create_app(db_path: str, replay_cache_size: int = 16) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
+        if play is not None:
+            play.close()  # every person leaves: their matches end and are stored
         stores.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: not_found}, lifespan=lifespan)
     app.add_middleware(SecurityHeaders)
     app.state.db_path = str(db_path)
+    app.state.play = play
     app.state.replays = replays
     return app
-
-
-def _client_match(summary: dict) -> dict:
-    """The match as the viewer gets it: 63-bit seeds as strings (JavaScript numbers are doubles)."""
-    return {**summary, "seed": str(summary["seed"])}
-
-
-def _script_safe(json_text: str) -> str:
-    """Already-serialised JSON made safe for ``<script type="application/json">``."""
-    return (json_text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
 __all__ = ["create_app", "StoreError", "API_ENDPOINTS", "CSP"]

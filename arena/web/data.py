@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.pids import alive as process_alive
 from arena.games import UnknownGame, game_names, get_game
 from arena.results.describe import format_text
-from arena.results.leaderboard import game_leaderboard, tournament_leaderboard
 from arena.results.timings import clock_of
-from arena.results.store import FAILURE_KINDS, SEAT_STATUSES, Store, StoreError, unpack
+from arena.results.errors import StoreError
+from arena.results.matchread import open_readonly, read_match, unpack
+from arena.results.schema import FAILURE_KINDS, SEAT_STATUSES
 
 from arena.web.safe import tail
+
+if TYPE_CHECKING:  # imported where a store is opened: `arena replay` starts without it
+    from arena.results.store import Store
 
 __all__ = ["NotFound", "open_store", "StoreError"]
 
@@ -36,6 +40,8 @@ class NotFound(Exception):
 def open_store(path: str | os.PathLike) -> Store:
     """The store at ``path``, for reading only (the web never writes, and cannot); a missing
     file is refused (`StoreError`). It sees matches committed after it opened."""
+    from arena.results.store import Store
+
     return Store(path, readonly=True, live=True)
 
 
@@ -116,14 +122,21 @@ def _finish_board(store: Store, board: dict, versions: str, limit: int | None) -
             "standings": board.get("standings", "trueskill"), "entries": entries}
 
 
-def leaderboard(store: Store, game: str, versions: str = "latest", limit: int | None = None) -> dict:
-    """A game's leaderboard: every rated version (``versions="all"``) or each bot's latest."""
+def leaderboard(store: Store, game: str, versions: str = "latest", limit: int | None = None,
+                humans: bool = True) -> dict:
+    """A game's leaderboard: every rated version (``versions="all"``) or each bot's latest;
+    people who played bots (`arena.results.humans`) only with ``humans``."""
     known_game(store, game)
-    return _finish_board(store, game_leaderboard(store, game, versions="all"), versions, limit)
+    from arena.results.leaderboard import game_leaderboard
+
+    board = _finish_board(store, game_leaderboard(store, game, versions="all", humans=humans), versions, limit)
+    return {**board, "humans": humans}
 
 
 def tournament_standings(store: Store, tournament_id: int, versions: str = "all", limit: int | None = None) -> dict:
     tournament_row(store, tournament_id)  # NotFound first
+    from arena.results.leaderboard import tournament_leaderboard
+
     return _finish_board(store, tournament_leaderboard(store, tournament_id), versions, limit)
 
 
@@ -135,6 +148,22 @@ def bots(store: Store, game: str) -> list[dict]:
         "SELECT b.id, b.name, b.created_at, COUNT(v.id) AS versions, MAX(v.version) AS latest_version"
         " FROM bots b LEFT JOIN bot_versions v ON v.bot_id = b.id WHERE b.game = ? GROUP BY b.id ORDER BY b.name",
         [game])
+
+
+def playable_games(store: Store) -> list[dict]:
+    """Every game with the bots a person may play (each bot's name; people left out)."""
+    from arena.games import all_games
+    from arena.results.humans import NOT_HUMAN_SQL
+
+    games = []
+    for game in all_games():
+        names = [row["name"] for row in store.query(
+            "SELECT DISTINCT b.name FROM bots b JOIN bot_versions v ON v.bot_id = b.id"
+            f" WHERE b.game = ? AND b.withdrawn = 0 AND v.withdrawn = 0 AND {NOT_HUMAN_SQL} ORDER BY b.name",
+            [game.name])]
+        games.append({"name": game.name, "title": game.title, "player_counts": list(game.player_counts),
+                      "bots": names})
+    return games
 
 
 def bot(store: Store, bot_id: int) -> dict:
@@ -421,6 +450,28 @@ def match(store: Store, match_id: int, with_log: bool = False) -> dict:
             seat["stderr"] = texts[number] if number < len(texts) and isinstance(texts[number], str) else ""
     names = match_seats(store, [match_id]).get(match_id, [])
     bot_ids = {s["seat"]: s["bot_id"] for s in names}
+    for seat in found["seats"]:
+        seat["bot_id"] = bot_ids.get(seat["seat"])
+        seat.pop("bot_version_id", None)
+    found["game_title"] = game_info(found["game"])["title"]
+    return found
+
+
+def match_for_file(path: str | os.PathLike, match_id: int) -> dict:
+    """`match` with its log, for `arena replay`: the database opened for reading only with
+    plain sqlite3 (`arena.results.matchread.open_readonly`), not as a `Store` — the command
+    starts without sqlite-utils and numpy."""
+    connection = open_readonly(path)
+    try:
+        try:
+            found = read_match(connection, match_id, with_log=True)
+        except StoreError:
+            raise NotFound(f"no match {match_id}") from None
+        bot_ids = dict(connection.execute(
+            "SELECT s.seat, v.bot_id FROM match_seats s JOIN bot_versions v ON v.id = s.bot_version_id"
+            " WHERE s.match_id = ?", [match_id]).fetchall())
+    finally:
+        connection.close()
     for seat in found["seats"]:
         seat["bot_id"] = bot_ids.get(seat["seat"])
         seat.pop("bot_version_id", None)

@@ -27,10 +27,13 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
+
+import orjson
 
 from arena.games import GameError, IllegalAction, UnknownGame, get_game
 from arena.results.timings import clock_of
+from arena.text import printable
 from arena.web.boards import view_function
 
 CHUNK = 64
@@ -45,11 +48,12 @@ def parse_log(log: list[dict]) -> tuple[list[dict], list[dict], dict | None, dic
     """``(steps, start_failures, end, requests)`` from a match log.
 
     A step is one decision: ``step seat action by debug ms cpu_ms harness_ms bank_ms
-    legal_count failure`` (``ms`` the wall time of the bot's reply, ``cpu_ms`` the CPU time
+    legal_count failure stderr`` (``ms`` the wall time of the bot's reply, ``cpu_ms`` the CPU time
     of all its processes, ``harness_ms`` the harness's own time before the request, each None
     where not recorded; ``failure`` is the seat's ``{status, error}`` when it failed at this
-    decision, and the action is then the fallback's). ``requests`` maps a step to its logged
-    request message.
+    decision, and the action is then the fallback's; ``stderr`` what the bot wrote to stderr
+    during the decision, None where nothing was logged). ``requests`` maps a step to its
+    logged request message.
     """
     steps: list[dict] = []
     start_failures: list[dict] = []
@@ -68,7 +72,7 @@ def parse_log(log: list[dict]) -> tuple[list[dict], list[dict], dict | None, dic
             if event.get("step") is None:
                 start_failures.append(entry)
             else:
-                failures[event["step"]] = entry
+                failures[event["step"]] = {**entry, "stderr": event.get("stderr")}
                 if "ms" in event:  # it failed waiting for its reply: the times of the wait
                     replies.setdefault(event["step"], {"ms": event.get("ms"), "cpu_ms": event.get("cpu_ms")})
         elif kind == "action":
@@ -84,10 +88,31 @@ def parse_log(log: list[dict]) -> tuple[list[dict], list[dict], dict | None, dic
                 "bank_ms": (request.get("time") or {}).get("bank_ms"),
                 "legal_count": len(legal) if isinstance(legal, list) else None,
                 "failure": {"status": failure["status"], "error": failure["error"]} if failure else None,
+                "stderr": _shown((failure or {}).get("stderr") or reply.get("stderr")),
             })
         elif kind == "end":
             end = {key: event.get(key) for key in ("scores", "ranks", "statuses", "teams")}
     return steps, start_failures, end, requests
+
+
+def stderr_outside_decisions(log: list[dict], players: int) -> dict:
+    """Per seat, what its bot wrote to stderr before its first request (``start``: with its
+    ``ready``, or its start-up failure) and after ``end`` (``after_end``); None where nothing."""
+    consoles = {"start": [None] * players, "after_end": [None] * players}
+    for event in log:
+        seat, kind = event.get("seat"), event.get("event")
+        if not isinstance(seat, int) or not 0 <= seat < players or not event.get("stderr"):
+            continue
+        if kind == "ready" or (kind == "failure" and event.get("step") is None):
+            consoles["start"][seat] = _shown(event["stderr"])
+        elif kind == "stderr" and event.get("after") == "end":
+            consoles["after_end"][seat] = _shown(event["stderr"])
+    return consoles
+
+
+def _shown(text: str | None) -> str | None:
+    """A bot's stderr as the viewer shows it: control and invisible characters as escapes."""
+    return printable(text) if text else None
 
 
 def _same(engine: Any, logged: Any) -> bool:
@@ -175,34 +200,91 @@ def encode_chunks(frames: list) -> list[dict]:
 
 # ---- the replay -----------------------------------------------------------------------------------
 
-class _Cursor:
-    """One view's frames, computed as far as they have been asked for."""
+def dumps(value: Any) -> bytes:
+    """Compact JSON bytes: orjson (several times faster than the standard library, which
+    matters for a whole match's frames), or the standard library for what orjson refuses
+    (an integer beyond 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except (orjson.JSONEncodeError, TypeError):
+        return json.dumps(value, separators=(",", ":")).encode()
 
-    def __init__(self, states: Iterator, make):
+
+def _copy_of(value: Any) -> tuple[bytes, Callable]:
+    """``(json, loads)``: the value as JSON and the function that reads it back exactly
+    (orjson would read an integer beyond 64 bits, which only the standard library writes,
+    as a float)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS), orjson.loads
+    except (orjson.JSONEncodeError, TypeError):
+        return json.dumps(value).encode(), json.loads
+
+
+class _Looks:
+    """One state as the views and the check see it: each observation and the snapshot is
+    computed by the engine once, as JSON (plain lists and string keys; no frame may share a
+    list with the engine's state, which the next action changes). `observation` and
+    `snapshot` hand out a fresh copy each time (the full views change what they get);
+    `seen_by` hands out one shared copy, never to be changed (a seat's frame, the check)."""
+
+    __slots__ = ("state", "_made", "_shared")
+
+    def __init__(self, state):
+        self.state = state
+        self._made: dict = {}
+        self._shared: dict = {}
+
+    def _json(self, key, make: Callable) -> tuple[bytes, Callable]:
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = _copy_of(make())
+        return made
+
+    def observation(self, seat: int) -> Any:
+        text, loads = self._json(seat, lambda: self.state.observation(seat))
+        return loads(text)
+
+    def snapshot(self) -> Any:
+        text, loads = self._json("snapshot", self.state.snapshot)
+        return loads(text)
+
+    def seen_by(self, seat: int) -> Any:
+        """Seat ``seat``'s observation, shared: read it, never change it."""
+        if seat not in self._shared:
+            self._shared[seat] = self.observation(seat)
+        return self._shared[seat]
+
+
+class _Pass:
+    """One run of the engine through the match, making the frames of one or more views (in
+    chunks, as JSON bytes) as far as they have been asked for."""
+
+    def __init__(self, states: Iterator[_Looks], makes: dict[str, Callable]):
         self.states = states
-        self.make = make
-        self.chunks: list[bytes] = []
+        self.makes = makes
+        self.chunks: dict[str, list[bytes]] = {view: [] for view in makes}
         self.done = False
         self.frames = 0
 
     def advance(self, index: int) -> None:
         """Compute chunks until chunk ``index`` exists or the frames end."""
-        while len(self.chunks) <= index and not self.done:
-            part = []
-            for state in self.states:
-                # Through JSON: plain lists and string keys, and no frame shares a list with
-                # the engine's state (which the next action changes).
-                part.append(json.loads(json.dumps(self.make(state))))
-                if len(part) == CHUNK:
+        while self.frames // CHUNK <= index and not self.done:
+            parts: dict[str, list] = {view: [] for view in self.makes}
+            count = 0
+            for looks in self.states:
+                for view, make in self.makes.items():
+                    parts[view].append(make(looks))
+                count += 1
+                if count == CHUNK:
                     break
             else:
                 self.done = True
-            if part:
-                start = len(self.chunks) * CHUNK
-                chunk = {"start": start, "count": len(part), "base": part[0],
-                         "ops": [diff(a, b) for a, b in zip(part, part[1:])]}
-                self.chunks.append(json.dumps(chunk, separators=(",", ":")).encode())
-                self.frames = start + len(part)
+            if count:
+                start = self.frames
+                for view, part in parts.items():
+                    self.chunks[view].append(dumps({"start": start, "count": count, "base": part[0],
+                                                    "ops": [diff(a, b) for a, b in zip(part, part[1:])]}))
+                self.frames = start + count
 
 
 class Replay:
@@ -228,10 +310,11 @@ class Replay:
         except UnknownGame as error:
             raise ReplayUnavailable(str(error)) from None
         self.steps, self.start_failures, self.end, self._requests = parse_log(match.get("log") or [])
+        self.stderr = stderr_outside_decisions(match.get("log") or [], self.players)
         self.verification = {"done": False, "ok": None, "checked_steps": 0, "checked_requests": 0,
                              "mismatches": [], "error": None, "complete": None, "scores_match": None}
         self._checker: str | None = None  # the view whose cursor runs the check
-        self._cursors: dict[str, _Cursor] = {}
+        self._cursors: dict[str, _Pass] = {}  # view -> the pass making its frames
         self._lock = threading.Lock()
 
     @property
@@ -245,14 +328,16 @@ class Replay:
     def views(self) -> list[str]:
         return ["full", *[f"seat-{seat}" for seat in range(self.players)], "snapshot"]
 
-    def _states(self, verify: bool) -> Iterator:
-        """The state before each step and after the last; with ``verify``, checking the log."""
+    def _states(self, verify: bool) -> Iterator[_Looks]:
+        """The state before each step and after the last; with ``verify``, checking the log
+        (with the observations the views already asked the engine for)."""
         report = self.verification
         state = self.game.create_state(self.players, int(self.seed), self.game.validate(self.players, self.options))
         for index, step in enumerate(self.steps):
-            yield state
+            looks = _Looks(state)
+            yield looks
             if verify:
-                self._check(index, step, state, report)
+                self._check(index, step, looks, report)
             try:
                 if step["step"] != index:
                     raise GameError(f"the log's step {step['step']} is decision {index}")
@@ -266,7 +351,7 @@ class Replay:
                     report["error"] = f"step {index}: {error}"
                 break
         else:
-            yield state
+            yield _Looks(state)
             if verify:
                 report["complete"] = state.is_over()
                 if not report["complete"]:
@@ -280,9 +365,10 @@ class Replay:
             report["done"] = True
             self._requests = {}  # checked: the bulk of the log is no longer needed
 
-    def _check(self, index: int, step: dict, state, report: dict) -> None:
+    def _check(self, index: int, step: dict, looks: _Looks, report: dict) -> None:
         mismatches = report["mismatches"]
         report["checked_steps"] = index + 1
+        state = looks.state
         if state.current_seat() != step["seat"]:
             mismatches.append({"step": index, "seat": step["seat"], "field": "seat",
                                "detail": f"the engine has seat {state.current_seat()} to move"})
@@ -290,22 +376,35 @@ class Replay:
         if request is None:
             return
         report["checked_requests"] += 1
-        for field, engine in (("observation", lambda: state.observation(step["seat"])),
+        for field, engine in (("observation", lambda: looks.seen_by(step["seat"])),
                               ("legal", state.legal_actions)):
             if field in request and not _same(engine(), request[field]):
                 if len(mismatches) < MAX_MISMATCHES:
                     mismatches.append({"step": index, "seat": step["seat"], "field": field,
                                        "detail": f"the replayed {field} differs from the logged request"})
 
-    def _cursor(self, view: str) -> _Cursor:
+    def _cursor(self, view: str) -> _Pass:
         if view not in self.views():
             raise ValueError(f"unknown view {view!r} for this match (views: {', '.join(self.views())})")
         cursor = self._cursors.get(view)
         if cursor is None:
-            verify = self._checker is None
-            if verify:
-                self._checker = view
-            cursor = self._cursors[view] = _Cursor(self._states(verify), view_function(self.game_name, view))
+            cursor = self._start_pass([view])
+        return cursor
+
+    def _make(self, view: str) -> Callable[[_Looks], Any]:
+        if view.startswith("seat-") and view[5:].isdigit():
+            seat = int(view[5:])
+            return lambda looks: looks.seen_by(seat)  # a frame is never changed once made
+        return view_function(self.game_name, view)
+
+    def _start_pass(self, views: list[str]) -> _Pass:
+        """One engine pass making the frames of ``views`` (the first pass also checks the log)."""
+        verify = self._checker is None
+        if verify:
+            self._checker = views[0]
+        cursor = _Pass(self._states(verify), {view: self._make(view) for view in views})
+        for view in views:
+            self._cursors[view] = cursor
         return cursor
 
     def chunk_bytes(self, view: str, index: int) -> bytes:
@@ -313,9 +412,34 @@ class Replay:
         with self._lock:
             cursor = self._cursor(view)
             cursor.advance(index)
-            if not 0 <= index < len(cursor.chunks):
-                raise IndexError(f"chunk {index} out of range (0..{len(cursor.chunks) - 1})")
-            return cursor.chunks[index]
+            chunks = cursor.chunks[view]
+            if not 0 <= index < len(chunks):
+                raise IndexError(f"chunk {index} out of range (0..{len(chunks) - 1})")
+            return chunks[index]
+
+    def first_frame_bytes(self, view: str = "full") -> bytes:
+        """Frame 0 of a view, as a chunk of one frame (JSON): what a match page needs for its
+        first board, without replaying a step (nor starting the log check)."""
+        if view not in self.views():
+            raise ValueError(f"unknown view {view!r} for this match")
+        state = self.game.create_state(self.players, int(self.seed), self.game.validate(self.players, self.options))
+        return dumps({"start": 0, "count": 1, "base": self._make(view)(_Looks(state)), "ops": []})
+
+    def all_chunks(self, views: list[str]) -> dict[str, list[bytes]]:
+        """Every chunk of ``views`` as JSON, the views not computed yet in one engine pass
+        (each observation asked of the engine once per step), the log check run to the end."""
+        with self._lock:
+            for view in views:
+                if view not in self.views():
+                    raise ValueError(f"unknown view {view!r} for this match")
+            missing = [view for view in views if view not in self._cursors]
+            if missing:
+                self._start_pass(missing)
+            for view in views:
+                self._cursors[view].advance(1 << 30)
+            if not self.verification["done"]:
+                self._cursors[self._checker].advance(1 << 30)
+            return {view: list(self._cursors[view].chunks[view]) for view in views}
 
     def chunk(self, view: str, index: int) -> dict:
         return json.loads(self.chunk_bytes(view, index))
@@ -325,7 +449,7 @@ class Replay:
         with self._lock:
             cursor = self._cursor(view)
             cursor.advance(1 << 30)
-            return len(cursor.chunks)
+            return len(cursor.chunks[view])
 
     def check(self) -> dict:
         """The log check, run to the end if it has not got there yet."""
@@ -352,7 +476,7 @@ class Replay:
         if check:
             self.check()
         return {"game": self.game_name, "players": self.players, "clock": self.clock, "steps": self.steps,
-                "start_failures": self.start_failures, "end": self.end, "views": self.views(),
+                "start_failures": self.start_failures, "end": self.end, "stderr": self.stderr, "views": self.views(),
                 "frame_count": self.frame_count, "chunk_size": CHUNK,
                 "chunks": -(-self.frame_count // CHUNK), "verification": dict(self.verification)}
 

@@ -47,3 +47,9 @@ def tail(text: str | None, lines: int = 40, chars: int = 4000) -> str:
         return ""
     kept = "\n".join(text.rstrip("\n").split("\n")[-lines:])
     return kept[-chars:]
+
+
+def script_safe(json_text: str) -> str:
+    """Already-serialised JSON made safe for ``<script type="application/json">`` (as
+    `json_for_script` does)."""
+    return _SCRIPT_UNSAFE.sub(lambda m: _SCRIPT_ESCAPES[m.group(0)], json_text)

@@ -20,46 +20,12 @@ import pytest
 from arena.games import get_game
 from arena.runner.cgroups import cpu_readable as cgroups_cpu_readable
 from arena.results.store import Store
-from arena.web.app import create_app
 from arena.web.export import write_replay
-from webfixtures import EVIL_DEBUG, EVIL_DEBUG_2, EVIL_NAME, play_pending
+from webfixtures import EVIL_DEBUG, EVIL_DEBUG_2, EVIL_NAME, EVIL_STDERR, play_pending
 from waiting import PATIENCE  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-@pytest.fixture(scope="module")
-def server(web_db):
-    import uvicorn
-
-    config = uvicorn.Config(create_app(str(web_db.path)), host="127.0.0.1", port=0, log_level="warning")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + PATIENCE
-    while not instance.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    port = instance.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield instance
-        instance.close()
+STATIC = Path(__file__).resolve().parents[2] / "arena" / "web" / "static"
+VIEWER_SCRIPTS = {(STATIC / name).read_text() for name in ("arena.js", "board-five-towers.js", "replay.js", "match.js")}
 
 
 @pytest.fixture
@@ -292,7 +258,8 @@ def test_a_hostile_bot_cannot_inject_markup_or_script(page, server, web_db, tmp_
         page.wait_for_load_state("load")
         assert page.evaluate("window.__pwned") is None, path
         assert page.locator("img").count() == 0, path
-        assert page.locator("script:not([src]):not([type='application/json'])").count() == 0, path
+        inline = page.locator("script:not([src]):not([type='application/json'])").all_text_contents()
+        assert set(inline) <= VIEWER_SCRIPTS, path  # only the viewer's own scripts (allowed by hash)
     wait_frame(page, debug_steps[0])
     assert page.locator('[data-testid="debug"]').inner_text() == EVIL_DEBUG
     page.keyboard.press("End")
@@ -343,8 +310,7 @@ def test_a_running_tournament_page_updates_itself(page, server, web_db, tmp_path
 def test_the_replay_file_works_without_a_network(browser, web_db, tmp_path):
     match_id = web_db.match_ids("fifth-avenue")[0]
     path = tmp_path / "match.html"
-    with Store(web_db.path) as store:
-        write_replay(store, match_id, path)
+    write_replay(web_db.path, match_id, path)
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     requested, errors = [], []
     context.route("**/*", lambda route: (requested.append(route.request.url),
@@ -367,3 +333,31 @@ def test_the_replay_file_works_without_a_network(browser, web_db, tmp_path):
     context.close()
     assert requested == [path.as_uri()]
     assert not errors, errors
+
+
+def test_the_viewer_shows_each_seat_s_stderr_of_the_current_decision_as_text(page, server, web_db, tmp_path):
+    evil = web_db.bot_id("five-towers", EVIL_NAME)
+    with Store(web_db.path) as store:
+        row = store.one("SELECT m.id, s.seat FROM matches m JOIN match_seats s ON s.match_id = m.id JOIN bot_versions v"
+                        " ON v.id = s.bot_version_id WHERE v.bot_id = ? ORDER BY m.id LIMIT 1", [evil])
+        match = store.match(row["id"])
+        log = match["log"]
+    said = next(e for e in log if e["event"] == "reply" and e["seat"] == row["seat"] and e.get("stderr"))
+    page.goto(server + f"/matches/{row['id']}#step={said['step']}")
+    wait_frame(page, said["step"])
+    console = page.locator(f'[data-testid="console"][data-seat="{row["seat"]}"]')
+    assert f"step {said['step']}" in console.locator(".console-head").inner_text()
+    assert "current" in console.get_attribute("class")
+    shown = console.locator("pre").inner_text()
+    assert shown.rstrip("\n") == EVIL_STDERR.replace("\x1b", "\\x1b").replace("\x07", "\\x07")  # text, escaped
+    assert page.evaluate("window.__pwned") is None
+    assert page.locator('[data-testid="console"]').count() == match["players"]  # one console per seat
+    page.keyboard.press("End")
+    wait_frame(page, frame(page))
+    last = console.locator(".console-head").inner_text()
+    assert "step " in last or "after end" in last
+    shoot(page, tmp_path, "stderr-consoles")
+    for width in (390, 768):
+        page.set_viewport_size({"width": width, "height": 900})
+        box = console.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, f"the console runs off a {width} px page"

@@ -6,6 +6,8 @@ from __future__ import annotations
 import html as html_module
 import json
 import re
+import subprocess
+import sys
 
 import click
 import pytest
@@ -42,6 +44,30 @@ def test_replay_writes_one_self_contained_file(web_db, tmp_path):
     assert data["replay"]["views"] == ["full", "seat-0", "seat-1"]
 
 
+def test_arena_replay_imports_neither_the_server_nor_sqlite_utils_nor_numpy(web_db, tmp_path):
+    # Its start-up is most of its time (docs/web.md, Speed): the file needs none of them.
+    match_id = web_db.match_ids("fifth-avenue")[0]
+    code = ("import sys; from arena.entry import main\n"
+            "try: main(sys.argv[1:])\nexcept SystemExit as end: code = end.code\n"
+            "heavy = sorted({m.split('.')[0] for m in sys.modules} & {'starlette', 'uvicorn', 'sqlite_utils', 'numpy'})\n"
+            "print(code, heavy)")
+    out = subprocess.run([sys.executable, "-c", code, "--db", str(web_db.path), "replay", str(match_id),
+                          "-o", str(tmp_path / "m.html")], capture_output=True, text=True)
+    assert out.stdout.splitlines()[-1] == "0 []", out.stdout + out.stderr
+
+
+def test_a_replay_file_written_in_one_engine_pass_equals_the_servers_frames(web_db):
+    from arena.web import data
+    from arena.web.replay import Replay
+
+    match_id = web_db.match_ids("agent-avenue")[0]
+    found = data.match_for_file(web_db.path, match_id)
+    one_pass = Replay(found).all_chunks(["full", "seat-0", "seat-1"])
+    lazy = Replay(found)
+    for view, chunks in one_pass.items():
+        assert [json.loads(c) for c in chunks] == [lazy.chunk(view, i) for i in range(lazy.chunk_count(view))]
+
+
 def test_replay_through_a_group_and_its_errors(web_db, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     match_id = web_db.match_ids("five-towers")[0]
@@ -62,9 +88,17 @@ def test_serve_starts_uvicorn_on_the_app_for_the_database(web_db, tmp_path, monk
     assert result.exit_code == 0, result.output
     assert seen["host"] == "127.0.0.1" and seen["port"] == 8123
     assert seen["app"].state.db_path == str(web_db.path)
-    assert f"serving {web_db.path} (read-only) on http://127.0.0.1:8123/" in result.output
+    assert (f"serving {web_db.path} (read-only; people play bots at /play, and those matches are stored)"
+            f" on http://127.0.0.1:8123/") in result.output
+    assert seen["app"].state.play is not None  # on loopback people may play
+    without_play = CliRunner().invoke(cli, ["--db", str(web_db.path), "serve", "--no-play"])
+    assert f"serving {web_db.path} (read-only) on http://127.0.0.1:8000/" in without_play.output
     own = CliRunner().invoke(serve_command, ["--db", str(web_db.path), "--host", "0.0.0.0"], obj={"db": "elsewhere"})
     assert own.exit_code == 0 and seen["host"] == "0.0.0.0" and seen["app"].state.db_path == str(web_db.path)
+    assert f"serving {web_db.path} (read-only) on http://0.0.0.0:8000/" in own.output
+    assert seen["app"].state.play is None  # not on a public address, unless asked for
+    asked = CliRunner().invoke(serve_command, ["--db", str(web_db.path), "--host", "0.0.0.0", "--play"])
+    assert asked.exit_code == 0 and seen["app"].state.play is not None
     nodb = CliRunner().invoke(cli, ["--db", str(tmp_path / "none.db"), "serve"])
     assert nodb.exit_code == 1 and "no database at" in nodb.output
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from arena.results.store import Store
 from arena.web import data
 from arena.web.boards import full_view
-from arena.web.replay import CHUNK, Replay, ReplayUnavailable, apply_ops, diff, encode_chunks, parse_log
+from arena.web.replay import CHUNK, Replay, ReplayUnavailable, apply_ops, diff, encode_chunks, parse_log, stderr_outside_decisions
 
 GAMES = ("five-towers", "agent-avenue", "fifth-avenue")
 
@@ -135,10 +135,33 @@ def test_parse_log_pairs_each_decision_with_its_reply_and_failure():
     ]
     steps, start_failures, end, requests = parse_log(log)
     assert steps[0] == {"step": 0, "seat": 0, "action": 1, "by": "bot", "debug": "hi", "ms": 3.5, "cpu_ms": None,
-                        "harness_ms": None, "bank_ms": 9000, "legal_count": 2, "failure": None}
+                        "harness_ms": None, "bank_ms": 9000, "legal_count": 2, "failure": None, "stderr": None}
     assert steps[1]["failure"] == {"status": "timeout", "error": "slow"} and steps[1]["ms"] is None
     assert start_failures == [{"seat": 2, "status": "crash", "error": "start-up: gone"}]
     assert end["statuses"] == ["ok", "timeout"] and set(requests) == {0, 1}
+
+
+def test_each_step_carries_its_decision_s_stderr_from_its_reply_or_its_failure():
+    log = [
+        {"event": "ready", "seat": 0, "line": "{}", "stderr": "loading\n"},
+        {"event": "reply", "seat": 0, "step": 0, "line": "{}", "stderr": "thinking \x1b[31m\n"},
+        {"event": "action", "seat": 0, "step": 0, "action": 1, "by": "bot"},
+        {"event": "reply", "seat": 1, "step": 1, "line": "nonsense"},
+        {"event": "failure", "seat": 1, "step": 1, "status": "protocol", "error": "bad", "stderr": "Traceback\n"},
+        {"event": "action", "seat": 1, "step": 1, "action": 1, "by": "fallback"},
+        {"event": "end", "scores": [1, 0], "ranks": [1, 2], "statuses": ["ok", "protocol"], "teams": None},
+        {"event": "stderr", "seat": 0, "after": "end", "stderr": "bye\n"},
+    ]
+    steps = parse_log(log)[0]
+    assert [step["stderr"] for step in steps] == ["thinking \\x1b[31m\n", "Traceback\n"]  # escaped for the page
+    assert stderr_outside_decisions(log, 2) == {"start": ["loading\n", None], "after_end": ["bye\n", None]}
+
+
+def test_an_old_log_without_stderr_gives_none_everywhere():
+    log = [{"event": "reply", "seat": 0, "step": 0, "line": "{}"},
+           {"event": "action", "seat": 0, "step": 0, "action": 1, "by": "bot"}]
+    assert parse_log(log)[0][0]["stderr"] is None
+    assert stderr_outside_decisions(log, 1) == {"start": [None], "after_end": [None]}
 
 
 def test_parse_log_gives_each_decision_its_wall_cpu_and_harness_times():

@@ -15,11 +15,13 @@ from starlette.testclient import TestClient
 
 from arena.results.leaderboard import game_leaderboard
 from arena.results.store import Store
-from arena.web.app import API_ENDPOINTS, CSP, create_app
+from arena.web import assets
+from arena.web.app import API_ENDPOINTS, CSP, create_app, viewer_csp
 from arena.web.data import StoreError, open_store
 from webfixtures import EVIL_DEBUG, EVIL_NAME, SECRET
 
 WEB = Path(__file__).resolve().parents[2] / "arena" / "web"
+VIEWER_CSPS = {viewer_csp(game) for game in ("five-towers", "agent-avenue", "fifth-avenue")}
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +63,8 @@ def test_every_page_and_endpoint_answers_with_the_security_headers_and_never_the
     for url in urls:
         response = client.get(url)
         assert response.status_code == 200, (url, response.text[:300])
-        assert response.headers["content-security-policy"] == CSP
+        csp = response.headers["content-security-policy"]
+        assert csp == CSP or (url.startswith("/matches/") and csp in VIEWER_CSPS), url
         assert response.headers["x-content-type-options"] == "nosniff"
         kind = "application/json" if url.startswith("/api") else "text/html"
         assert response.headers["content-type"].startswith(kind), url
@@ -150,7 +153,7 @@ def test_a_tournament_page_has_progress_standings_and_head_to_head(client, web_d
     assert live["matches_pending"] == live["matches_total"] > 0
 
 
-def test_a_match_page_carries_the_viewer_and_its_first_frames(client, web_db):
+def test_a_match_page_carries_the_viewer_and_its_first_frame(client, web_db):
     match_id = web_db.match_ids("fifth-avenue")[0]
     page = client.get(f"/matches/{match_id}").text
     client.get(f"/api/matches/{match_id}/check")  # the check of the whole log finishes after the first page
@@ -162,9 +165,11 @@ def test_a_match_page_carries_the_viewer_and_its_first_frames(client, web_db):
     assert data["replay"]["views"] == ["full", "seat-0", "seat-1", "seat-2", "snapshot"]
     assert isinstance(data["match"]["seed"], str)  # 63-bit seeds do not fit a JavaScript number
     assert first["start"] == 0 and first["base"]["game"] == "fifth-avenue"
-    assert '<script src="/static/board-fifth-avenue.js"></script>' in page
+    assert "<script>" + (WEB / "static" / "board-fifth-avenue.js").read_text() + "</script>" in page
     chunk = client.get(f"/api/matches/{match_id}/frames?view=full&chunk=0").json()
-    assert chunk["data"] == first and chunk["frame_count"] == data["replay"]["frame_count"]
+    # Only the first frame: the page replays no step before it answers.
+    assert first == {"start": 0, "count": 1, "base": chunk["data"]["base"], "ops": []}
+    assert chunk["frame_count"] == data["replay"]["frame_count"]
 
 
 def test_frames_by_frame_number_and_bad_requests(client, web_db):
@@ -222,6 +227,20 @@ def test_the_web_store_cannot_write_and_reading_changes_nothing(client, web_db):
         open_store(Path(web_db.path).parent / "missing.db")
 
 
+def test_a_match_page_carries_the_viewer_inline_and_its_csp_allows_exactly_that(client, web_db):
+    match_id = web_db.match_ids("agent-avenue")[0]
+    response = client.get(f"/matches/{match_id}")
+    page, csp = response.text, response.headers["content-security-policy"]
+    inline = re.findall(r"<script>(.*?)</script>", page, re.S)
+    assert inline == [(WEB / "static" / name).read_text() for name in assets.viewer_scripts("agent-avenue")]
+    styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+    assert styles == [(WEB / "static" / "style.css").read_text()]
+    assert not re.search(r"<(script|link)[^>]+(src|href)=\"/static/(?!favicon)", page)  # nothing more to fetch first
+    allowed = re.findall(r"'sha256-[^']+'", csp)
+    assert sorted(allowed) == sorted(assets.csp_hash(text) for text in inline + styles)
+    assert "unsafe-inline" not in csp
+
+
 def test_the_api_index_lists_every_endpoint_documented_in_docs_web(client):
     listed = client.get("/api").json()["endpoints"]
     assert [e["path"] for e in listed] == [path for path, _ in API_ENDPOINTS]
@@ -231,7 +250,8 @@ def test_the_api_index_lists_every_endpoint_documented_in_docs_web(client):
 
 
 def test_the_web_layer_imports_neither_the_runner_nor_the_tournament_layer():
-    code = ("import sys, arena.web.app, arena.web.commands, arena.web.export, arena.web.data, arena.web.replay;"
+    code = ("import sys, arena.web.app, arena.web.commands, arena.web.export, arena.web.data, arena.web.replay,"
+            " arena.web.play;"
             "bad = sorted(m for m in sys.modules if m.startswith(('arena.runner', 'arena.tournament', 'arena.cli')));"
             "print(bad); sys.exit(1 if bad else 0)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -34,6 +34,18 @@
     return "team " + team + " (seat" + (seats.length > 1 ? "s " : " ") + seats.join(", ") + ")";
   }
 
+  const LINE = 17;
+
+  function wrapWords(text, width) {
+    const lines = [];
+    let line = "";
+    for (const word of text.split(/\s+/).filter(Boolean)) {
+      if (line && (line + " " + word).length > width) { lines.push(line); line = word; } else line = line ? line + " " + word : word;
+    }
+    if (line) lines.push(line);
+    return lines;
+  }
+
   function street(v) {
     const width = 4 * UNIT + SIZE + 2 * PAD, height = 3 * UNIT + SIZE + 2 * PAD;
     const svg = S("svg", { class: "aa-street", viewBox: "0 0 " + width + " " + height, width, height, role: "img", "aria-label": "the street" });
@@ -58,14 +70,20 @@
         S("text", { x, y: y + 4, "text-anchor": "middle" }, String(spy.team)),
         S("title", null, teamName(v, spy.team) + " spy on space " + spy.position + " (moved " + spy.total + ")")));
     }
+    // The middle of the loop (inside the spaces) holds the turn, the lead and, at the end, who
+    // won and why: the reason wrapped into lines that fit there, the block centred.
     const cx = width / 2, cy = height / 2;
     const lead = v.spies[0].total - v.spies[1].total;
-    svg.appendChild(S("text", { x: cx, y: cy - 10, "text-anchor": "middle", class: "aa-centre" }, "turn " + v.turn + " · " + v.phase));
-    svg.appendChild(S("text", { x: cx, y: cy + 12, "text-anchor": "middle", class: "aa-centre small" },
-      "team 0 " + (lead >= 0 ? "leads by " + lead : "trails by " + -lead) + " (7 catches)"));
+    const lines = [["turn " + v.turn + " · " + v.phase, "aa-centre"],
+      ["team 0 " + (lead >= 0 ? "leads by " + lead : "trails by " + -lead) + " (7 catches)", "aa-centre small"]];
     if (v.winner_team !== null && v.winner_team !== undefined) {
-      svg.appendChild(S("text", { x: cx, y: cy + 34, "text-anchor": "middle", class: "aa-centre win" }, "team " + v.winner_team + " wins: " + (v.end_reason || "")));
+      lines.push(["team " + v.winner_team + " wins", "aa-centre win"]);
+      for (const line of wrapWords(v.end_reason || "", 34)) lines.push([line, "aa-centre reason"]);
     }
+    const top = cy - (lines.length * LINE) / 2 + LINE - 4;
+    const banner = S("g", { class: "aa-banner", "data-testid": "street-centre" });
+    lines.forEach(([text, cls], i) => banner.appendChild(S("text", { x: cx, y: top + i * LINE, "text-anchor": "middle", class: cls }, text)));
+    svg.appendChild(banner);
     return svg;
   }
 

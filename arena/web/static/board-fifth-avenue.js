@@ -20,6 +20,54 @@
 
   function owner(who) { return who === "alea" ? "alea" : "seat-" + who; }
 
+  /* Each owner has a colour (Okabe–Ito, told apart by colour-blind people too: style.css
+   * --seat0...) and a shape of its own, so two owners never differ by colour alone. */
+  const SHAPES = ["circle", "square", "diamond", "triangle", "hexagon"];
+  function shapeOf(who) { return who === "alea" ? "cross" : SHAPES[Number(who) % SHAPES.length]; }
+  function ownerMark(who, x, y, r, attrs) {
+    const cls = "fa-owner " + owner(who) + " shape-" + shapeOf(who);
+    const polygon = (points) => S("polygon", Object.assign({ points: points.map((p) => (x + p[0] * r).toFixed(1) + "," + (y + p[1] * r).toFixed(1)).join(" "), class: cls }, attrs));
+    switch (shapeOf(who)) {
+      case "circle": return S("circle", Object.assign({ cx: x, cy: y, r, class: cls }, attrs));
+      case "square": return polygon([[-0.9, -0.9], [0.9, -0.9], [0.9, 0.9], [-0.9, 0.9]]);
+      case "diamond": return polygon([[0, -1.2], [1.2, 0], [0, 1.2], [-1.2, 0]]);
+      case "triangle": return polygon([[0, -1.25], [1.2, 0.85], [-1.2, 0.85]]);
+      case "hexagon": return polygon([[-0.55, -1], [0.55, -1], [1.1, 0], [0.55, 1], [-0.55, 1], [-1.1, 0]]);
+      default: return polygon([[-0.4, -1.1], [0.4, -1.1], [0.4, -0.4], [1.1, -0.4], [1.1, 0.4], [0.4, 0.4], [0.4, 1.1], [-0.4, 1.1], [-0.4, 0.4], [-1.1, 0.4], [-1.1, -0.4], [-0.4, -0.4]]);
+    }
+  }
+
+  /* The commissioners (white: a circle, beige: a square) and their markers (white: a
+   * pennant, beige: a swallowtail flag): their two colours are close, their shapes not. */
+  function commissioner(c, x, y) {
+    if (c === "white") return S("circle", { cx: x, cy: y, r: 8, class: "fa-comm white", "data-commissioner": c });
+    return S("rect", { x: x - 7.5, y: y - 7.5, width: 15, height: 15, rx: 2, class: "fa-comm beige", "data-commissioner": c });
+  }
+  function marker(c, x, y) {
+    const d = c === "white" ? "M" + x + " " + y + " l0 -16 l13 5 l-13 5" : "M" + x + " " + y + " l0 -16 l13 0 l-5 5 l5 5 l-13 0";
+    return S("path", { d, class: "fa-marker " + c, "data-marker": c });
+  }
+
+  /* Below the map: what each owner's mark and the commissioners' markers look like. */
+  function legend(v, ctx) {
+    const item = (mark, text) => h("span", { class: "fa-legend-item" }, mark, text);
+    const swatch = (who) => {
+      const svg = S("svg", { class: "fa-legend-mark", viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true" });
+      svg.appendChild(ownerMark(who, 12, 12, 8.5));
+      return svg;
+    };
+    const items = [];
+    for (let seat = 0; seat < v.players; seat++) items.push(item(swatch(seat), A.seatName(ctx, seat)));
+    if (v.alea) items.push(item(swatch("alea"), "Alea"));
+    for (const c of ["white", "beige"]) {
+      const svg = S("svg", { class: "fa-legend-mark", viewBox: "0 0 44 24", width: 33, height: 18, "aria-hidden": "true" },
+        commissioner(c, 11, 12), marker(c, 26, 20));
+      items.push(item(svg, c + " commissioner and markers"));
+    }
+    items.push(item(h("span", { class: "muted" }, "B J G P"), "businesses · number: skyscrapers"));
+    return h("p", { class: "fa-legend", "data-testid": "legend" }, items);
+  }
+
   function business(name) {
     return h("span", { class: "fa-biz b-" + name, title: name, "data-business": name }, INITIAL[name] || "?");
   }
@@ -43,7 +91,7 @@
       if (p.businesses.length) {
         plot.appendChild(S("text", { x, y: y + 5, "text-anchor": "middle", class: "fa-biz-text" }, p.businesses.map((b) => INITIAL[b] || "?").join(" ")));
       } else if (p.owner !== null) {
-        plot.appendChild(S("rect", { x: x - 15, y: y - 11, width: 30, height: 22, rx: 4, class: "fa-owner " + owner(p.owner) }));
+        plot.appendChild(ownerMark(p.owner, x, y, 13));
         plot.appendChild(S("text", { x, y: y + 5, "text-anchor": "middle", class: "fa-sky-text" }, String(p.skyscrapers)));
       }
       g.appendChild(plot);
@@ -51,20 +99,22 @@
     g.appendChild(S("text", { x: cx, y: cy - 6, "text-anchor": "middle", class: "fa-dname" }, d.district));
     // commissioners in the middle, markers below them
     const here = ["white", "beige"].filter((c) => v.commissioners[c] === d.district);
-    here.forEach((c, i) => g.appendChild(S("circle", { cx: cx - 9 + 18 * i - (here.length === 1 ? -9 : 0), cy: cy + 12, r: 8, class: "fa-comm " + c, "data-commissioner": c })));
+    here.forEach((c, i) => g.appendChild(commissioner(c, cx - 9 + 18 * i - (here.length === 1 ? -9 : 0), cy + 12)));
     const markers = ["white", "beige"].filter((c) => (v.markers[c] || []).includes(d.district));
-    markers.forEach((c, i) => g.appendChild(S("path", { d: "M" + (cx - 12 + 16 * i) + " " + (cy + 34) + " l0 -12 l10 4 l-10 4", class: "fa-marker " + c, "data-marker": c })));
+    markers.forEach((c, i) => g.appendChild(marker(c, cx - 14 + 18 * i, cy + 40)));
     if (d.closed) g.appendChild(S("text", { x: cx, y: cy + 52, "text-anchor": "middle", class: "fa-closed" }, "building stop"));
     return g;
   }
 
   function special(name, label, v, extra) {
     const [cx, cy] = PLACES[name];
+    // A label of two words takes two lines: "Central Park" on one is wider than its circle.
+    const words = label.split(" ");
     const g = S("g", { class: "fa-special", "data-place": name },
       S("circle", { cx, cy, r: name === "central_park" ? 54 : 46, class: name === "central_park" ? "fa-park" : "fa-hall" }),
-      S("text", { x: cx, y: cy - 14, "text-anchor": "middle", class: "fa-dname" }, label));
+      ...words.map((word, i) => S("text", { x: cx, y: cy - 10 - 16 * (words.length - 1 - i), "text-anchor": "middle", class: "fa-dname fa-place-name" }, word)));
     const here = ["white", "beige"].filter((c) => v.commissioners[c] === name);
-    here.forEach((c, i) => g.appendChild(S("circle", { cx: cx - 9 + 18 * i - (here.length === 1 ? -9 : 0), cy: cy + 6, r: 8, class: "fa-comm " + c, "data-commissioner": c })));
+    here.forEach((c, i) => g.appendChild(commissioner(c, cx - 9 + 18 * i - (here.length === 1 ? -9 : 0), cy + 14)));
     if (extra) g.appendChild(extra);
     return g;
   }
@@ -76,10 +126,17 @@
       svg.appendChild(S("line", { x1, y1, x2, y2, class: "fa-arrow" }));
     }
     svg.appendChild(special("city_hall", "City Hall", v));
-    const park = (v.players_info || []).map((p) => p.park_skyscrapers ? p.seat + ":" + p.park_skyscrapers : null).filter(Boolean);
-    if (v.alea && v.alea.park_skyscrapers) park.push("Alea:" + v.alea.park_skyscrapers);
+    // The skyscrapers around the park, below its circle: one line per owner, with its mark.
+    const park = (v.players_info || []).filter((p) => p.park_skyscrapers).map((p) => [p.seat, "seat " + p.seat + ": " + p.park_skyscrapers]);
+    if (v.alea && v.alea.park_skyscrapers) park.push(["alea", "Alea: " + v.alea.park_skyscrapers]);
     const [px, py] = PLACES.central_park;
-    const parkText = S("text", { x: px, y: py + 30, "text-anchor": "middle", class: "fa-park-text" }, park.length ? "around: " + park.join(" ") : "");
+    const parkText = S("g", { class: "fa-park-list", "data-testid": "park-skyscrapers" });
+    if (park.length) parkText.appendChild(S("text", { x: px, y: py + 76, "text-anchor": "middle", class: "fa-park-text" }, "around the park"));
+    park.forEach(([who, text], i) => {
+      const y = py + 96 + 20 * i;
+      parkText.appendChild(ownerMark(who, px - 34, y - 4, 6));
+      parkText.appendChild(S("text", { x: px - 24, y, class: "fa-park-text" }, text));
+    });
     svg.appendChild(special("central_park", "Central Park", v, parkText));
     for (const d of v.districts) svg.appendChild(district(d, v));
     return svg;
@@ -162,7 +219,7 @@
     const end = v.over && v.end ? h("p", { class: "fa-end" }, "Game over: " + v.end.reason + (v.end.revealed && v.end.revealed.length ? "; revealed below the park: " + v.end.revealed.join(", ") : "")) : null;
     return h("div", { class: "fa", "data-game": "fifth-avenue" }, info,
       pending ? h("p", { class: "muted" }, "still to come this turn: " + pending) : null, end,
-      h("div", { class: "fa-map-wrap" }, map(v)),
+      h("div", { class: "fa-map-wrap" }, map(v)), legend(v, ctx),
       h("div", { class: "fa-panels" }, auction(v, ctx), players(v, ctx), supply(v), stacks(v)));
   };
 })();

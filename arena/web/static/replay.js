@@ -61,12 +61,13 @@
       this.names = {};
       for (const seat of this.match.seats) this.names[seat.seat] = seat.bot + " v" + seat.version;
       this.chunks = new Map(); // "view:index" -> {start, base, ops, frames: []} or a Promise
-      this.view = "full";
+      // The first view served: "full", or the first one allowed (the contest server may offer seat views only).
+      this.view = data.replay.views.includes("full") ? "full" : data.replay.views[0];
       this.index = 0;
       this.playing = false;
       this.timer = null;
       this.el = (id) => root.querySelector("#" + id);
-      if (firstChunk) this.chunks.set("full:0", this.decoder(firstChunk));
+      if (firstChunk) this.chunks.set(this.view + ":0", this.decoder(firstChunk));
       this.prepareSeats();
       this.build();
       this.readHash();
@@ -74,7 +75,15 @@
     }
 
     decoder(chunk) {
-      return { start: chunk.start, base: chunk.base, ops: chunk.ops, frames: [chunk.base] };
+      return { start: chunk.start, count: chunk.count, base: chunk.base, ops: chunk.ops, frames: [chunk.base] };
+    }
+
+    /* A chunk with all its frames: the match page carries only the first frame of chunk 0
+     * (its first board needs no more), the rest of that chunk comes from the server. */
+    wholeChunk(view, index) {
+      const key = view + ":" + index, known = this.chunks.get(key);
+      if (known && !(known instanceof Promise) && known.count < Math.min(this.chunkSize, this.total - known.start)) this.chunks.delete(key);
+      return this.chunk(view, index);
     }
 
     /* Per step: each seat's status, decisions made and time used before it. */
@@ -200,6 +209,7 @@
       const index = Math.floor(i / this.chunkSize);
       return this.chunk(view, index).then((c) => {
         const offset = i - c.start;
+        if (offset >= c.count) return this.wholeChunk(view, index).then(() => this.frame(view, i));
         while (c.frames.length <= offset) c.frames.push(A.applyOps(c.frames[c.frames.length - 1], c.ops[c.frames.length - 1]));
         const chunks = Math.ceil(this.total / this.chunkSize);
         if (offset > this.chunkSize - 24 && index + 1 < chunks) this.chunk(view, index + 1).catch(() => {});
@@ -216,6 +226,7 @@
       this.el("v-label").textContent = i < this.steps.length ? "step " + i + " / " + last : "end (" + i + " / " + last + ")";
       this.renderDecision(i);
       this.renderSeats(i);
+      this.renderConsoles(i);
       const token = (this.token = (this.token || 0) + 1);
       return this.frame(view, i).then((frame) => {
         if (token !== this.token) return;
@@ -248,13 +259,13 @@
     /* After the first paint: the view's other chunks, one by one, then the log check's end. */
     prefetch(view) {
       const chunks = Math.ceil(this.total / this.chunkSize);
-      let next = 1;
+      let next = 0;
       const more = () => {
         if (next >= chunks) {
           if (!this.replay.verification.done) this.source.check().then((v) => { if (v) this.updateCheck(v); }).catch(() => {});
           return;
         }
-        this.chunk(view, next++).then(() => setTimeout(more, 20), () => {});
+        this.wholeChunk(view, next++).then(() => setTimeout(more, 20), () => {});
       };
       more();
     }
@@ -297,7 +308,7 @@
           const rows = (end.scores || []).map((score, seat) => h("tr", null,
             h("td", null, A.seatName({ names: this.names }, seat)), h("td", { class: "num" }, A.fmt(score, 1)),
             h("td", { class: "num" }, "#" + (end.ranks ? end.ranks[seat] : "?")), h("td", null, end.statuses ? end.statuses[seat] : "")));
-          box.appendChild(h("table", { class: "end-table" }, h("tr", null, h("th", null, "seat"), h("th", null, "score"), h("th", null, "rank"), h("th", null, "status")), rows));
+          box.appendChild(h("table", { class: "end-table" }, h("tr", null, h("th", null, "seat"), h("th", { class: "num" }, "score"), h("th", { class: "num" }, "rank"), h("th", null, "status")), rows));
         }
         return;
       }
@@ -333,6 +344,34 @@
           h("td", { class: "num" }, A.ms(before.time[seat])),
           this.hasCpu ? h("td", { class: "num" }, A.ms(before.cpu[seat])) : null);
         table.appendChild(row);
+      }
+    }
+
+    /* Per seat, like a console: what its bot wrote to stderr during its decision at this step,
+     * or its latest decision before it (its start-up before its first; after the end, what it
+     * wrote after `end`). Text only (textContent): nothing a bot wrote becomes markup. */
+    renderConsoles(i) {
+      let box = this.el("v-consoles");
+      if (!box) {
+        const side = this.root.querySelector(".side");
+        if (!side) return;
+        box = h("div", { id: "v-consoles" });
+        side.insertBefore(h("section", { class: "consoles" }, h("h3", null, "Stderr"), box), side.querySelector("#v-json"));
+      }
+      A.clear(box);
+      const outside = this.replay.stderr || { start: [], after_end: [] };
+      for (let seat = 0; seat < this.match.players; seat++) {
+        let j = Math.min(i, this.steps.length - 1);
+        while (j >= 0 && !(this.steps[j].seat === seat && (this.steps[j].by === "bot" || this.steps[j].failure))) j--;
+        let when = j >= 0 ? "step " + j : "start-up";
+        let text = j >= 0 ? this.steps[j].stderr : outside.start[seat];
+        if (i >= this.steps.length && outside.after_end[seat]) { when = "after end"; text = outside.after_end[seat]; }
+        const current = j === i && i < this.steps.length;
+        const pre = h("pre", { class: "console-text" + (text ? "" : " console-empty") }, text || "(nothing on stderr)");
+        box.appendChild(h("div", { class: "console" + (current ? " current" : ""), "data-seat": seat, "data-testid": "console" },
+          h("div", { class: "console-head" }, h("span", { class: "seat-dot seat-" + seat }), A.seatName({ names: this.names }, seat),
+            h("span", { class: "muted" }, " · " + when)), pre));
+        pre.scrollTop = pre.scrollHeight; // the end shows, as in a terminal
       }
     }
 
