@@ -130,8 +130,7 @@ def display_board(board: dict) -> dict:
         x2 = 2 + 116 * (e["mu"] + 3 * e["sigma"] - low) / span
         rows.append({
             "rank": e["rank"], "bot_id": e.get("bot_id"), "name": visible(e["bot"]), "version": e["version"],
-            "latest_tag": e.get("latest") and board.get("versions") == "all",
-            "person": bool(e.get("person")),  # macros.leaderboard tags a person (arena play); absent for bots
+            "latest_tag": e.get("latest") and board.get("versions") == "all", "person": bool(e.get("person")),
             "conservative": f"{e['conservative']:.2f}", "mu": f"{e['mu']:.2f}", "sigma": f"{e['sigma']:.2f}",
             "x1": f"{x1:.1f}", "width": f"{max(x2 - x1, 1):.1f}", "xm": f"{2 + 116 * (e['mu'] - low) / span:.1f}",
             "matches": e["matches"], "first_places": e["first_places"], "average_rank": number(e["average_rank"]),

@@ -96,3 +96,59 @@ def test_no_page_scrolls_sideways_or_cuts_text_off(browser, server, web_db, tmp_
             found[name] = problems
     context.close()
     assert not found, found
+
+
+@pytest.fixture(scope="module")
+def play_server(web_db, tmp_path_factory):
+    """`arena serve` with people playing (a copy of the web database: their matches are stored)."""
+    import threading
+    import time
+
+    import uvicorn
+
+    from arena.tournament.humanplay import PlayHost
+    from arena.web.app import create_app
+    from waiting import PATIENCE
+
+    folder = tmp_path_factory.mktemp("playlayout")
+    os.chmod(folder, 0o755)
+    path = folder / "arena.db"
+    for suffix in ("", "-secrets"):  # the database and its key file
+        if Path(f"{web_db.path}{suffix}").exists():
+            shutil.copy(f"{web_db.path}{suffix}", f"{path}{suffix}")
+    shutil.copytree(f"{web_db.path}-bots", f"{path}-bots")  # the stored bot copies
+    host = PlayHost(path, think_s=600, bank_s=0)
+    instance = uvicorn.Server(uvicorn.Config(create_app(str(path), play=host), host="127.0.0.1", port=0,
+                                             log_level="warning"))
+    thread = threading.Thread(target=instance.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + PATIENCE
+    while not instance.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{instance.servers[0].sockets[0].getsockname()[1]}", host
+    instance.should_exit = True
+    thread.join(10)
+    host.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_play_pages_fit_too(browser, play_server, tmp_path, width):
+    server, host = play_server
+    match, problem = host.start("five-towers", ["random"], "ada", seat=0, seed=3)
+    assert match is not None, problem
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    found = {}
+    for name, path in {"play": "/play", "play-seat": f"/play/{match.token}"}.items():
+        page.goto(server + path)
+        page.wait_for_load_state("load")
+        if name == "play-seat":  # the seat's board drawn (its turn, or waiting for the bots)
+            page.wait_for_selector('#play[data-state="deciding"], #play[data-state="waiting"]', state="attached")
+        shoot(page, tmp_path, f"{name}-{width}")
+        problems = page.evaluate(PROBLEMS)
+        if problems:
+            found[name] = problems
+    context.close()
+    assert not found, found
