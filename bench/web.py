@@ -1,6 +1,6 @@
 """The web viewer at scale: leaderboard pages over 100,000 matches, and a 1 MB Fifth Avenue match.
 
-Usage: python bench/web.py [--matches N] [--bots N] [--repeat N] [--no-browser] [--db PATH]
+Usage: python bench/web.py [--matches N] [--bots N] [--repeat N] [--no-browser] [--no-pages] [--db PATH] [--work DIR]
 
 1. Builds the synthetic database of bench/store.py (100,000 matches among 200 bots) and times
    pages and API calls over real HTTP on a loopback port (uvicorn in this process, one
