@@ -1,21 +1,32 @@
-"""How many matches a ranking needs: arena's own formats on synthetic bots of known strength.
+"""How many matches a ranking needs: arena's own formats on bots of known strength.
 
-Usage: python bench/ranking.py [--bots 50,200] [--players 2] [--seeds 3] [--spread 1000]
-                               [--luck 1.0] [--swiss 5,10,20,40] [--ladder 0.025,0.05,0.1,0.2]
+Usage: python bench/ranking.py [--game GAME [--modelled MATCHES] [--workers W]] [--bots 50,200]
+           [--seeds 3] [--first-seed 0] [--duplicate no,yes]
+           [--formats round-robin,swiss,swiss+finals,ladder] [--swiss 5,10,20,40]
+           [--ladder 0.025,0.05,0.1,0.2] [--finals "8:30x1,16x6;6:24x2,12x10"]
+           [--players 2] [--spread 1000] [--luck 1.0]          (the synthetic field only)
 
-Bots: strengths evenly spread over ``--spread`` Elo. A match is played without processes:
-each seat's performance is its strength (natural-log scale) + the deal's luck for that seat
-(normal, sd ``--luck``: the cards, the first move) + Gumbel noise, and seats rank by
-performance — Plackett–Luce when there is no deal luck. Duplicate deals give the same luck to
-the same seat of each match of a set, so it cancels between the seatings.
+Fields (bench/ranking_games.py for the first two):
+
+* ``--game GAME``: the real game, played in process (no bot processes): bot k of N plays the
+  heuristic bot's move with probability p_k = k / (N - 1), else a random legal move; two players.
+* ``--game GAME --modelled M``: M real matches between bots of random strength fit a model of
+  the outcome (win, draw, loss) as a function of the two strengths; the formats then play
+  against the model (no luck of the deal: a modelled duplicate set differs only by its seats).
+* without ``--game``: synthetic bots, strengths evenly spread over ``--spread`` Elo; a seat's
+  performance is its strength + the deal's luck for that seat (normal, sd ``--luck``, the same
+  for every seating of a duplicate set) + Gumbel noise, ranked as in Plackett–Luce.
 
 Formats are arena's own planners, in process: round-robin (`formats.roundrobin.round_robin`),
-Swiss (`plans.Swiss`, several numbers of rounds) and ladder (`plans.Ladder` on TrueSkill, with
-several match budgets as fractions of a round-robin), each without and with duplicate deals.
-Also a Swiss followed by a round-robin of its top N (a second tournament: its finalists placed
-first, in the order of that final's own refit). Every run is ranked by the final-standings
-refit (`arena.results.refit.ratings`) and scored against the truth: Kendall τ, and how many of the true top 10 are in its top 10. Prints one
-line per format and budget, mean over ``--seeds`` seeds.
+Swiss (`plans.Swiss`, checkpoints after ``--swiss`` rounds), Swiss with finals (the Swiss, then
+each final a round-robin of the leaders of the refit so far, as `arena.tournament.finals`
+plans it; ``--finals`` ROUNDS:FINALISTSxROUNDS,...; plans separated by ``;``) and ladder
+(`plans.Ladder` on TrueSkill, checkpoints at ``--ladder`` fractions of a round-robin), each
+without and with duplicate deals. Every run is ranked as a tournament's final standings are
+(the refit of all its matches, `arena.results.refit.ratings`; a Swiss with finals: the last
+final's finalists first) and scored against the truth: Kendall τ, and how many of the true top
+10 are in its top 10. One line per format and checkpoint: the mean over the seeds, and each
+seed's top 10.
 """
 
 from __future__ import annotations

@@ -297,10 +297,11 @@ def test_duplicate_sets_cancel_the_luck_of_the_deal_for_identical_bots(tmp_path,
 @pytest.mark.parametrize("extra", [
     {"format": "gauntlet", "candidates": "first"},
     {"format": "swiss", "rounds": 3},
+    {"format": "swiss", "rounds": 2, "finals": [[3, 1], [2, 2]]},
     {"format": "ladder", "batch": 4, "max_matches": 12},
     {"format": "sprt", "elo1": 100, "batch": 4, "max_matches": 24},
     {"format": "round-robin", "duplicate": True},
-], ids=["gauntlet", "swiss", "ladder", "sprt", "duplicate"])
+], ids=["gauntlet", "swiss", "swiss-finals", "ladder", "sprt", "duplicate"])
 def test_one_and_two_workers_give_the_same_matches_and_ratings(tmp_path, randoms, extra):
     extra = dict(extra)
     bots = randoms[:4] if extra["format"] != "sprt" else randoms[:2]

@@ -186,9 +186,12 @@ def failures(store: Store, contest: dict, entrant_id: int | None = None, limit: 
         where = ("(m.tournament_id IN (?, ?) OR m.id IN (SELECT match_id FROM contest_test_matches"
                  " WHERE contest_id = ?))")
         params = [contest["ladder_id"], contest["final_id"] or -1, contest["id"]]
+    # CROSS JOIN keeps the failed seats outermost: newest first along the partial index of
+    # failed seats (schema's match_seats_failed), stopping at the limit.
+    join = "CROSS JOIN" if entrant_id is None else "JOIN"
     return store.query(
         "SELECT m.id AS match_id, m.tournament_id, m.ended_at, s.seat, b.name, v.version, s.status, s.error"
-        " FROM match_seats s JOIN matches m ON m.id = s.match_id JOIN bot_versions v ON v.id = s.bot_version_id"
+        f" FROM match_seats s {join} matches m ON m.id = s.match_id JOIN bot_versions v ON v.id = s.bot_version_id"
         f" JOIN bots b ON b.id = v.bot_id WHERE {where} AND s.status IS NOT NULL AND s.status != 'ok'"
         " ORDER BY s.match_id DESC LIMIT ?", [*params, limit])
 

@@ -127,6 +127,8 @@ CREATE TABLE IF NOT EXISTS match_seats (
     PRIMARY KEY (match_id, seat)
 );
 CREATE INDEX IF NOT EXISTS match_seats_by_bot_version ON match_seats (bot_version_id, match_id);
+-- Failed seats only (a few): lists of failures, newest first, never scan every seat.
+CREATE INDEX IF NOT EXISTS match_seats_failed ON match_seats (match_id) WHERE status IS NOT NULL AND status != 'ok';
 
 -- The full log: every request and reply (zlib-compressed JSON list), and each seat's stderr.
 CREATE TABLE IF NOT EXISTS match_logs (

@@ -242,6 +242,16 @@ class Seat:
             self._pieces.append((self._piece_event, self._piece_from, mark))
         self._piece_from, self._piece_event = mark, event
 
+    def next_decision(self) -> int | None:
+        """Close its previous decision (its bot frozen, or waiting for its input): what it
+        wrote until now belongs to that decision (or its start-up), read before its CPU time,
+        which settles that decision (reading the pipe is charged to it, as the clock charges
+        what a bot does after its reply). Returns that CPU time: the next decision's start."""
+        self.stderr_cut()
+        cpu = self.process.cpu_ns()
+        self.clock.settle(cpu)
+        return cpu
+
     def _fill_stderr(self, process) -> None:
         """The process is done: write each piece of its stderr into its event (a piece that
         is empty leaves its event as it was; the event after `end` is logged if it has one)."""
@@ -461,18 +471,13 @@ def _decide(seat: Seat, state, step: int, log: list, extra: dict | None = None, 
     if seat.failed:
         return state, False
     legal = state.legal_actions()
-    process = seat.process
     if timer is not None and timer.running is not seat:
         if timer.running is not None and timer.running.process is not None:
             timer.running.process.freeze()
         timer.running = seat
     if seat.human is not None:
         return _decide_by_person(seat, state, step, log, extra, legal, timer)
-    # What it wrote until now belongs to its previous decision (or its start-up); read before
-    # its CPU time, which settles that decision.
-    seat.stderr_cut()
-    cpu = process.cpu_ns()
-    seat.clock.settle(cpu)
+    cpu = seat.next_decision()
     request = request_message(seat.index, step, state.observation(seat.index), legal, seat.clock.for_request(), extra)
     line = protocol.encode(request)
     log.append_request({"event": "request", "seat": seat.index, "step": step, "message": request}, line)

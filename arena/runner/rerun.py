@@ -341,9 +341,7 @@ def _decide(seat: Seat, step: RecordedStep, game: RecordedGame) -> tuple[StepOut
     outcome = StepOutcome(step.step, step.reply, step.action, step.status, step.error, step.stderr)
     answer: dict = {}
     legal = step.request.get("legal")
-    cpu = seat.process.cpu_ns()
-    seat.clock.settle(cpu)
-    seat.stderr_cut()  # what it wrote until now belongs to its previous decision (or its start-up)
+    cpu = seat.next_decision()
 
     def refuse(action) -> str | None:
         outcome.action = action

@@ -328,6 +328,10 @@ def tournaments(store: Store, game: str | None = None, limit: int | None = None)
     return [_with_progress(r, progress.get(r["id"])) for r in rows]
 
 
+FINALS_NOTE = ("A Swiss with finals: its final standings put the last final's finalists first, then the other"
+               " finalists of each final before, then the rest, each group in the refit's order.")
+
+
 def tournament_row(store: Store, tournament_id: int) -> dict:
     row = store.one(_TOURNAMENT_SELECT + " WHERE t.id = ?", [tournament_id])
     if row is None:
@@ -364,6 +368,7 @@ def tournament(store: Store, tournament_id: int, versions: str = "all") -> dict:
     row["game_title"] = game_info(row["game"])["title"]
     config = store.one("SELECT config FROM tournaments WHERE id = ?", [tournament_id])["config"]
     row["format_text"] = format_text({**row, "config": json.loads(config) if config else {}}, row["entries"])
+    row["finals_note"] = (FINALS_NOTE if (json.loads(config) if config else {}).get("finals") else None)
     row["entries_list"] = store.query(
         "SELECT e.position, v.id AS bot_version_id, b.id AS bot_id, b.name AS bot, v.version, v.language"
         " FROM tournament_entries e JOIN bot_versions v ON v.id = e.bot_version_id JOIN bots b ON b.id = v.bot_id"

@@ -81,3 +81,21 @@ def test_with_public_replays_others_see_the_full_view_of_ladder_matches_but_neve
         assert views.match_access(store, contest, ladder, None) == "public"
         assert views.match_access(store, contest, test, cy["id"]) == "result"
         assert views.seat_detail(store, contest, ladder, cy["id"]) == []  # still no one else's stderr
+
+
+def test_the_organisers_failure_list_reads_failed_seats_newest_first_and_their_stderr(tmp_path):
+    db, contest, _ = make_contest(tmp_path)
+    # Plays in seat 0 (its validation match), gives up in seat 1 (half its ladder matches).
+    flaky = TEMPLATE.format(on_start=" " * 8 + 'reply({"type": "ready"})',
+                            on_request=" " * 8 + 'if message["seat"] == 1: sys.exit("flaky: gave up")\n'
+                            + " " * 8 + 'reply({"type": "action", "index": 0})').encode()
+    upload(db, "ada", GOOD_BOT)
+    upload(db, "bob", flaky)
+    run_until(db, lambda s: s.one("SELECT COUNT(*) AS n FROM match_seats WHERE status = 'crash'")["n"] >= 2)
+    with Store(db, readonly=True) as store:
+        contest = records.contest(store, "course")
+        failed = views.failures(store, contest)
+        assert failed and {f["name"] for f in failed} == {"bob"} and {f["status"] for f in failed} == {"crash"}
+        assert [f["match_id"] for f in failed] == sorted((f["match_id"] for f in failed), reverse=True)
+        bob = [s for s in views.seat_detail(store, contest, failed[0]["match_id"], None) if s["name"] == "bob"]
+        assert "flaky: gave up" in bob[0]["stderr"]

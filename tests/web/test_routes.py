@@ -279,3 +279,27 @@ def test_a_swiss_tournament_page_has_its_swiss_standings_and_every_round(tmp_pat
     assert [r["place"] for r in data["swiss"]["standings"]] == [1, 2, 3, 4, 5]
     assert 'id="swiss-standings"' in page and page.count("bye: ") == 2
     assert "Format: swiss, 2 rounds of 4 matches: 8 matches in all" in page
+
+
+def test_a_swiss_with_finals_page_names_its_finals_and_puts_the_finalists_first(tmp_path):
+    from arena.tournament import TournamentConfig, create, run
+
+    bots = []
+    for name in "abcd":  # copies of the random bot, each its own version
+        path = tmp_path / f"{name}.py"
+        path.write_text((Path(__file__).resolve().parents[2] / "bots" / "random.py").read_text() + f"# {name}\n")
+        path.chmod(0o644)
+        bots.append(str(path))
+    tmp_path.chmod(0o755)
+    with Store(tmp_path / "arena.db") as store:
+        tournament_id = create(store, TournamentConfig(game="agent-avenue", bots=bots, format="swiss", rounds=1,
+                                                       finals=[[2, 2]], seed=3))
+        run(store, tournament_id, workers=2)
+        finalists = store.tournament(tournament_id)["format_state"]["finals"][0]
+    with TestClient(create_app(str(tmp_path / "arena.db"))) as client:
+        data = client.get(f"/api/tournaments/{tournament_id}").json()
+        page = client.get(f"/tournaments/{tournament_id}").text
+    assert ("Format: swiss with finals, 1 rounds of 4 matches, then a round-robin of the top 2 x2 (4 matches):"
+            " 8 matches in all") in page
+    assert 'id="t-finals"' in page
+    assert {e["bot_version_id"] for e in data["standings"]["entries"][:2]} == set(finalists)
