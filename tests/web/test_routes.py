@@ -21,7 +21,7 @@ from arena.web.data import StoreError, open_store
 from webfixtures import EVIL_DEBUG, EVIL_NAME, SECRET
 
 WEB = Path(__file__).resolve().parents[2] / "arena" / "web"
-VIEWER_CSPS = {viewer_csp(game) for game in ("five-towers", "agent-avenue", "fifth-avenue")}
+VIEWER_CSPS = {viewer_csp(game) for game in ("five-towers", "agent-avenue", "fifth-avenue", "toy")}  # toy: no board, JSON
 
 
 @pytest.fixture(scope="module")
