@@ -1,8 +1,9 @@
 """An upload becomes a bot: a single file as it is, or a zip of a folder unpacked — refusing
 anything unsafe, each refusal one clear line (`UploadRefused`).
 
-A zip is checked entry by entry before anything is written: at most ``files`` entries; no
-absolute paths, no ``..``, no links or special files, no encrypted entries; declared sizes
+A zip is checked entry by entry before anything is written (`check_zip`, which the web also
+calls on an upload before storing it): at most ``files`` entries; no absolute paths, no ``..``,
+no links or special files, no encrypted entries; declared sizes
 within ``unpacked_bytes`` in total and no entry packed more than `MAX_RATIO` to one (a zip
 bomb). While unpacking, the bytes actually written are counted against the same limits (a
 zip's declared sizes may lie). Every file is created fresh (``O_EXCL | O_NOFOLLOW``) inside the
@@ -73,6 +74,17 @@ def unpack(upload: Path, target: Path, unpacked_bytes: int, files: int) -> Path:
     return folder
 
 
+def check_zip(file, unpacked_bytes: int, files: int) -> None:
+    """`UploadRefused` when the zip in ``file`` (a path or a binary file) would be refused by
+    `unpack`'s checks of its directory (names, links, sizes, entry count). Nothing is unpacked;
+    `unpack` checks again and also counts the bytes actually written."""
+    try:
+        with zipfile.ZipFile(file) as archive:
+            _checked_members(archive, unpacked_bytes, files)
+    except zipfile.BadZipFile as error:
+        raise UploadRefused(f"this is not a zip file, or a damaged one ({error})") from None
+
+
 def _checked_members(archive: zipfile.ZipFile, unpacked_bytes: int, files: int) -> list[tuple[zipfile.ZipInfo, tuple]]:
     infos = archive.infolist()
     if len(infos) > files:
@@ -80,11 +92,14 @@ def _checked_members(archive: zipfile.ZipFile, unpacked_bytes: int, files: int) 
     total, members, seen = 0, [], set()
     for info in infos:
         parts = _safe_parts(info.filename)
-        mode = info.external_attr >> 16
-        if info.create_system == 3 and mode:  # made on Unix: the mode says what the entry is
-            if stat.S_ISLNK(mode):
+        kind = stat.S_IFMT(info.external_attr >> 16) if info.create_system == 3 else 0
+        # Made on Unix, the mode's type bits say what the entry is. No type bits (Python's
+        # `writestr(name, data)` writes 0o600 alone) or no Unix mode at all (made on Windows,
+        # create_system 0) is a plain file, or a folder when the name ends with "/".
+        if kind:
+            if stat.S_ISLNK(kind):
                 raise UploadRefused(f"the zip holds a link ({_shown(info.filename)}); links are not allowed")
-            if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            if not (stat.S_ISREG(kind) or stat.S_ISDIR(kind)):
                 raise UploadRefused(f"the zip holds a special file ({_shown(info.filename)}); only files and folders"
                                     " are allowed")
         if info.flag_bits & 0x1:

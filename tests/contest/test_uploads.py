@@ -49,6 +49,50 @@ def test_a_special_file_is_refused(tmp_path):
     assert "special file" in refused(tmp_path, zipped({"fifo": ""}, modes={"fifo": 0o010644}))
 
 
+def _zip_with(*entries: tuple[zipfile.ZipInfo | str, str]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name_or_info, content in entries:
+            archive.writestr(name_or_info, content)
+    return buffer.getvalue()
+
+
+def test_a_zip_written_by_python_writestr_without_file_type_bits_unpacks(tmp_path):
+    upload = tmp_path / "mine.zip"
+    upload.write_bytes(_zip_with(("mybot/bot.toml", 'command = "python3 bot.py"\n'), ("mybot/bot.py", GOOD_BOT)))
+    with zipfile.ZipFile(upload) as archive:
+        assert {info.external_attr >> 16 for info in archive.infolist()} == {0o600}, "writestr's mode changed"
+    bot = unpack(upload, tmp_path / "target", **LIMITS)
+    assert (bot / "bot.py").read_bytes() == GOOD_BOT
+
+
+def test_a_zip_made_on_windows_without_a_unix_mode_unpacks(tmp_path):
+    def windows(name: str) -> zipfile.ZipInfo:
+        info = zipfile.ZipInfo(name)
+        info.create_system, info.external_attr = 0, 0x20 if not name.endswith("/") else 0x10  # MS-DOS archive/dir
+        return info
+
+    upload = tmp_path / "mine.zip"
+    upload.write_bytes(_zip_with((windows("mybot/"), ""), (windows("mybot/bot.py"), GOOD_BOT)))
+    bot = unpack(upload, tmp_path / "target", **LIMITS)
+    assert bot.name == "mybot" and (bot / "bot.py").read_bytes() == GOOD_BOT
+
+
+@pytest.mark.parametrize("kind", [0o020644, 0o060644, 0o140644], ids=["character-device", "block-device", "socket"])
+def test_a_device_or_socket_is_refused(tmp_path, kind):
+    assert "special file" in refused(tmp_path, zipped({"bot.py": "x"}, modes={"bot.py": kind}))
+
+
+def test_the_web_precheck_refuses_what_unpack_refuses(tmp_path):
+    from arena.contest.uploads import check_zip
+
+    check_zip(io.BytesIO(_zip_with(("bot.py", GOOD_BOT))), **LIMITS)
+    with pytest.raises(UploadRefused, match="link"):
+        check_zip(io.BytesIO(zipped({"bot.py": "/etc/passwd"}, modes={"bot.py": 0o120777})), **LIMITS)
+    with pytest.raises(UploadRefused, match="not a zip"):
+        check_zip(io.BytesIO(b"not a zip"), **LIMITS)
+
+
 def test_a_zip_bomb_is_refused_before_it_is_unpacked(tmp_path):
     assert "zip bomb" in refused(tmp_path, zipped({"zeros": b"\0" * (8 << 20)}), unpacked_bytes=64 << 20)
 

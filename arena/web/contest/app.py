@@ -45,14 +45,13 @@ from starlette.staticfiles import StaticFiles
 from arena.contest import records, tokens, views
 from arena.contest.entrants import EntrantsError, parse as parse_entrants
 from arena.contest.inbox import Inbox, InboxRefusal, folder_for
-from arena.contest.uploads import UploadRefused, is_zip_name
+from arena.contest.uploads import UploadRefused, check_zip, is_zip_name
 from arena.web import data
 from arena.web.app import SecurityHeaders, Stores, display_board
 from arena.web.safe import script_safe as _script_safe
 from arena.web.templating import STATIC, TEMPLATES, environment
 from arena.web.boards import DRAWN
 from arena.web.contest import guard, reads
-from arena.web.contest.zipcheck import check_zip
 from arena.web.plots import rating_plot
 from arena.web.replay import CHUNK, Replay, ReplayCache, ReplayUnavailable
 
