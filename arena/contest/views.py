@@ -252,16 +252,27 @@ def seat_detail(store: Store, contest: dict, match_id: int, entrant_id: int | No
 
 # ---- the organiser's lists ---------------------------------------------------------------------
 
-def entrants(store: Store, contest: dict) -> list[dict]:
-    """Every entrant with counts: submissions (accepted, refused), current version, whether a
-    link was issued, and the last upload's status."""
+def entrants(store: Store, contest: dict, limit: int = -1, offset: int = 0) -> list[dict]:
+    """Entrants by name (every one, or ``limit`` from ``offset``) with counts: submissions
+    (accepted, refused), current version, whether a link was issued, and the last upload's
+    status."""
     return store.query(
         "SELECT e.id, e.name, e.email, e.withdrawn, v.version, (e.token_sha256 IS NOT NULL) AS has_link,"
         " COUNT(s.id) AS submissions, COALESCE(SUM(s.status = 'accepted'), 0) AS accepted,"
         " COALESCE(SUM(s.status = 'refused'), 0) AS refused, MAX(s.processed_at) AS last_processed"
-        " FROM contest_entrants e LEFT JOIN bot_versions v ON v.id = e.bot_version_id"
+        " FROM (SELECT * FROM contest_entrants WHERE contest_id = ? ORDER BY name LIMIT ? OFFSET ?) e"
+        " LEFT JOIN bot_versions v ON v.id = e.bot_version_id"
         " LEFT JOIN contest_submissions s ON s.entrant_id = e.id"
-        " WHERE e.contest_id = ? GROUP BY e.id ORDER BY e.name", [contest["id"]])
+        " GROUP BY e.id ORDER BY e.name", [contest["id"], limit, offset])
+
+
+def entrant_counts(store: Store, contest: dict) -> dict:
+    """``entrants``, ``withdrawn``, ``playing`` (with an accepted version), ``submissions``."""
+    return store.one(
+        "SELECT COUNT(*) AS entrants, COALESCE(SUM(withdrawn != 0), 0) AS withdrawn,"
+        " COALESCE(SUM(bot_version_id IS NOT NULL AND withdrawn = 0), 0) AS playing,"
+        " (SELECT COUNT(*) FROM contest_submissions WHERE contest_id = :c) AS submissions"
+        " FROM contest_entrants WHERE contest_id = :c", {"c": contest["id"]})
 
 
 def all_submissions(store: Store, contest: dict, limit: int = 200, before: int | None = None) -> list[dict]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import threading
 from typing import Callable
 
 from markupsafe import Markup
@@ -26,6 +25,8 @@ from arena.games import game_names, get_game
 from arena.results.store import FAILURE_KINDS, StoreError
 from arena.web import assets, data
 from arena.web.boards import DRAWN
+from arena.web.headers import ExtraHeaders
+from arena.web.perthread import PerThread
 from arena.web.plots import rating_plot
 from arena.web.replay import CHUNK, Replay, ReplayCache, ReplayUnavailable
 from arena.web.safe import script_safe, visible
@@ -71,53 +72,19 @@ def viewer_csp(game: str) -> str:
             .replace("style-src 'self'", "style-src 'self' " + assets.csp_hash(style)))
 
 
-class SecurityHeaders:
+class SecurityHeaders(ExtraHeaders):
     """ASGI middleware: the security headers on every HTTP response."""
 
     def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def with_headers(message):
-            if message["type"] == "http.response.start":
-                names = {name.lower() for name, _ in message.get("headers", [])}
-                message["headers"] = list(message.get("headers", [])) + [
-                    (name, value) for name, value in SECURITY_HEADERS if name not in names]
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
+        super().__init__(app, SECURITY_HEADERS)
 
 
-class Stores:
+class Stores(PerThread):
     """One read connection per worker thread (sqlite3 connections stay in their thread)."""
 
     def __init__(self, path: str):
+        super().__init__(lambda: data.open_store(path))
         self.path = path
-        self._local = threading.local()
-        self._all: list = []
-        self._lock = threading.Lock()
-
-    def get(self):
-        store = getattr(self._local, "store", None)
-        if store is None:
-            store = data.open_store(self.path)
-            self._local.store = store
-            with self._lock:
-                self._all.append(store)
-        return store
-
-    def close(self) -> None:
-        with self._lock:
-            for store in self._all:
-                try:
-                    store.close()
-                except Exception:  # noqa: BLE001 - closing at shutdown, from another thread
-                    pass
-            self._all.clear()
 
 
 def display_board(board: dict) -> dict:

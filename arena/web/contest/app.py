@@ -28,7 +28,7 @@ import json
 import secrets
 import threading
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 from urllib.parse import quote
 
 import jinja2
@@ -48,6 +48,7 @@ from arena.contest.inbox import Inbox, InboxRefusal, folder_for
 from arena.contest.uploads import UploadRefused, check_zip, is_zip_name
 from arena.web import data
 from arena.web.app import SecurityHeaders, Stores, display_board
+from arena.web.perthread import PerThread
 from arena.web.safe import script_safe as _script_safe
 from arena.web.templating import STATIC, TEMPLATES, environment
 from arena.web.boards import DRAWN
@@ -58,33 +59,19 @@ from arena.web.replay import CHUNK, Replay, ReplayCache, ReplayUnavailable
 HERE = Path(__file__).resolve().parent
 PUBLIC_VIEWS_ALWAYS = "seat-"   # a player's own view: public; the full views only with public_replays
 FORM_SLACK = 64 << 10           # what a multipart form adds to its file
+ENTRANTS_PER_PAGE = 50          # the organiser's page: entrants per page
+LATEST_SHOWN = 20               # the organiser's page: the latest submissions, failures, requests, queued
+SUBMISSIONS_PER_PAGE = 100      # /organiser/submissions: per page, newest first
 DRAIN_CAP = 256 << 20           # the most of a too-large upload read (and thrown away) before answering
 
 
-class Inboxes:
+class Inboxes(PerThread):
     """One inbox connection per worker thread (sqlite3 connections stay in their thread)."""
 
     def __init__(self, folder: Path):
+        super().__init__(lambda: Inbox(folder))
         self.folder = folder
-        self._local = threading.local()
-        self._all: list[Inbox] = []
-        self._lock = threading.Lock()
         Inbox(folder).close()  # made now (the folder, the file), not in a visitor's request
-
-    def get(self) -> Inbox:
-        inbox = getattr(self._local, "inbox", None)
-        if inbox is None:
-            inbox = self._local.inbox = Inbox(self.folder)
-            with self._lock:
-                self._all.append(inbox)
-        return inbox
-
-    def close(self) -> None:
-        with self._lock:
-            for inbox in self._all:
-                with contextlib.suppress(Exception):
-                    inbox.close()
-            self._all.clear()
 
 
 def _environment() -> jinja2.Environment:
@@ -146,6 +133,18 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
 
     def back(path: str) -> RedirectResponse:
         return RedirectResponse(path, status_code=303)
+
+    async def to_inbox(request: Request, page_path: str, add: Callable[[Inbox], Any],
+                       said: Callable[[Any], str]) -> RedirectResponse:
+        """Hand something to the runner through the inbox (``add``, in a worker thread); back to
+        ``page_path`` with ``said(what add returned)`` or the inbox's refusal."""
+        try:
+            added = await run_in_threadpool(lambda: add(inboxes.get()))
+        except InboxRefusal as error:
+            flash(request, "error", f"Refused: {error}.")
+            return back(page_path)
+        flash(request, "ok", said(added))
+        return back(page_path)
 
     def html(function: Callable) -> Callable:
         def endpoint(request: Request):
@@ -397,15 +396,10 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
                 flash(request, "error", f"Refused: {error}.")
                 return back("/me")
             sent.file.seek(0)
-        try:
-            received = await run_in_threadpool(lambda: inboxes.get().add_upload(
-                entrant["name"], sent.filename, sent.file, config.upload_bytes, config.submissions_per_day))
-        except InboxRefusal as error:
-            flash(request, "error", f"Refused: {error}.")
-            return back("/me")
-        flash(request, "ok", f"Received your upload (number {received.id}); it is built and checked in turn,"
+        return await to_inbox(request, "/me", lambda inbox: inbox.add_upload(
+            entrant["name"], sent.filename, sent.file, config.upload_bytes, config.submissions_per_day),
+            lambda received: f"Received your upload (number {received.id}); it is built and checked in turn,"
                              " and its outcome appears under Versions.")
-        return back("/me")
 
     async def request_test(request: Request):
         store = stores.get()
@@ -450,17 +444,34 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
     # ---- the organiser ---------------------------------------------------------------------
 
     def organiser_page(store, request, who):
+        # Light however large the contest: one page of entrants, counts, the latest few of each
+        # list with links to the whole lists (paged); one withdraw/reinstate form for everyone.
         need(who, "organiser")
         contest = current_contest(store)
         final = None
         if contest["final_id"]:
             final = display_board(data.tournament_standings(store, contest["final_id"], "all"))
-        return page("organiser.html", request, who, contest=contest, entrants=views.entrants(store, contest),
-                    submissions=views.all_submissions(store, contest, limit=100),
-                    queue=views.queue(inboxes.get(), store, contest), failures=views.failures(store, contest),
-                    requests=reads.requests(store, contest_id), final=final,
+        counts = views.entrant_counts(store, contest)
+        pages = max(1, -(-counts["entrants"] // ENTRANTS_PER_PAGE))
+        number = min(max(_whole(request.query_params.get("page"), 1), 1), pages)
+        queue = views.queue(inboxes.get(), store, contest)
+        return page("organiser.html", request, who, contest=contest, counts=counts, page_number=number, pages=pages,
+                    entrants=views.entrants(store, contest, ENTRANTS_PER_PAGE, (number - 1) * ENTRANTS_PER_PAGE),
+                    names=sorted(records.entrant_names(store, contest_id)),
+                    submissions=views.all_submissions(store, contest, limit=LATEST_SHOWN),
+                    queue=queue, queued=queue["inbox"][:LATEST_SHOWN], failures=views.failures(store, contest, limit=LATEST_SHOWN),
+                    requests=reads.requests(store, contest_id, limit=LATEST_SHOWN), final=final,
                     progress=reads.ladder_progress(store, contest["ladder_id"]),
                     issued=fresh_links.pop(request.session.pop("issued", None) or "", None))
+
+    def organiser_submissions(store, request, who):
+        need(who, "organiser")
+        contest = current_contest(store)
+        before = _whole(request.query_params.get("before"), None)
+        rows = views.all_submissions(store, contest, limit=SUBMISSIONS_PER_PAGE, before=before)
+        older = rows[-1]["id"] if len(rows) == SUBMISSIONS_PER_PAGE else None
+        return page("organiser_submissions.html", request, who, contest=contest, submissions=rows, older=older,
+                    newest=before is None)
 
     async def organiser_action(request: Request):
         store = stores.get()
@@ -485,14 +496,9 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
                 except (ContestError, ValueError) as error:
                     flash(request, "error", f"Refused: {error}")
                     return back("/organiser")
-        try:
-            await run_in_threadpool(lambda: inboxes.get().add_action(do, **details))
-        except InboxRefusal as error:
-            flash(request, "error", f"Refused: {error}.")
-            return back("/organiser")
-        flash(request, "ok", f"Sent to the runner: {do} {details.get('entrant') or details.get('deadline') or ''}"
-                             " (the page shows it once it is done).")
-        return back("/organiser")
+        return await to_inbox(request, "/organiser", lambda inbox: inbox.add_action(do, **details),
+                              lambda _: f"Sent to the runner: {do} {details.get('entrant') or details.get('deadline') or ''}"
+                                        " (the page shows it once it is done).")
 
     async def organiser_entrants(request: Request):
         store = stores.get()
@@ -562,6 +568,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         Route("/organiser", html(organiser_page)),
         Route("/organiser/action", organiser_action, methods=["POST"]),
         Route("/organiser/entrants", organiser_entrants, methods=["POST"]),
+        Route("/organiser/submissions", html(organiser_submissions)),
         Route("/organiser/grades.csv", html(grades_csv)),
         Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
     ]
@@ -609,6 +616,14 @@ def _closed(contest: dict) -> str | None:
     if deadline is not None and dt.datetime.now(dt.timezone.utc) >= deadline:
         return f"the deadline ({contest['config'].deadline}) has passed"
     return None
+
+
+def _whole(text: str | None, default):
+    """A query parameter as a whole number (``default`` when missing or not a number)."""
+    try:
+        return int(text) if text is not None else default
+    except ValueError:
+        return default
 
 
 def _size(n: int) -> str:

@@ -26,6 +26,8 @@ from urllib.parse import urlsplit
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
+from arena.web.headers import ExtraHeaders
+
 SIGN_IN_ATTEMPTS = 10
 SIGN_IN_WINDOW = 60.0
 SESSION_DAYS = 14
@@ -121,7 +123,7 @@ def client_key(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-class SameOriginReferrer:
+class SameOriginReferrer(ExtraHeaders):
     """ASGI middleware: ``Referrer-Policy: same-origin`` on every response.
 
     The plain viewer's ``no-referrer`` would make Chromium send ``Origin: null`` with this
@@ -129,16 +131,4 @@ class SameOriginReferrer:
     nothing to other sites (a sign-in link's token never leaves in a Referer)."""
 
     def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def with_policy(message):
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), (b"referrer-policy", b"same-origin")]
-            await send(message)
-
-        await self.app(scope, receive, with_policy)
+        super().__init__(app, [(b"referrer-policy", b"same-origin")])
