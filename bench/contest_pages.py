@@ -86,14 +86,17 @@ class PageTimer:
                 pages = [("leaderboard", self.visitor, "/"),
                          ("entrant's own page", self.entrants[name], f"/entrants/{name}"),
                          ("another entrant's page", self.visitor, f"/entrants/{name}"),
-                         ("organiser's page", self.organiser, "/organiser")]
+                         ("organiser's page", self.organiser, "/organiser"),
+                         ("organiser's list of every submission", self.organiser, "/organiser/submissions")]
                 if row and row["id"]:
                     pages.append(("a ladder match (newest finished)", self.visitor, f"/matches/{row['id']}"))
-                    # Not a page but what its viewer fetches next: the first frames (the replay computed).
-                    pages.append(("its first frames (API, after the page)", self.visitor,
-                                  f"/api/matches/{row['id']}/frames?view=seat-0&chunk=0"))
                 label, opener, path = self.random.choice(pages)
                 self._time(label, opener, path)
+                if path.startswith("/matches/"):
+                    # Not a page but what its viewer fetches next, as a browser does once the page
+                    # (which carries the first board) has painted: the first chunk of frames.
+                    self._time("its first frames (API, right after the page)", opener,
+                               f"/api/matches/{row['id']}/frames?view=seat-0&chunk=0")
                 self.load.append(os.getloadavg()[0])
 
     def _time(self, label: str, opener, path: str) -> None:

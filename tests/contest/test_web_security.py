@@ -65,6 +65,16 @@ def test_a_visitor_sees_no_stderr_no_debug_and_no_full_view(anyone, site):
     assert anyone.get(f"/api/matches/{site.ladder_match}/replay").json()["views"] == ["seat-0", "seat-1"]
 
 
+def test_a_visitors_match_page_carries_the_first_board_of_the_first_view_it_may_see(anyone, site):
+    import json
+    import re
+
+    page = anyone.get(f"/matches/{site.ladder_match}").text
+    inlined = json.loads(re.search(r'id="viewer-first-chunk">(.*?)</script>', page, re.S).group(1))
+    served = anyone.get(f"/api/matches/{site.ladder_match}/frames?view=seat-0&chunk=0").json()["data"]
+    assert (inlined["count"], inlined["base"]) == (1, served["base"])
+
+
 def test_a_visitor_gets_no_replay_of_a_test_match(anyone, site):
     assert anyone.get(f"/api/matches/{site.test_match}/replay").status_code == 403
     assert "shown only to the entrants who played in it" in anyone.get(f"/matches/{site.test_match}").text

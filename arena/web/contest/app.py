@@ -306,9 +306,11 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
         else:
             replay, reason = replay_of(store, found["id"])
         if reason is None:
-            # The frames are not computed here: the viewer fetches them (`api_frames`) after the
-            # page has painted, so the page costs one log read however busy the machine is.
+            # As the plain viewer does: only frame 0 of the first view shown is made here (no
+            # step replayed), so the viewer draws its first board from this one response; it
+            # fetches the frames (`api_frames`) after that paint. The page costs one log read.
             shown = allowed_views(replay, rule)
+            first_chunk = replay.first_frame_bytes(shown[0]).decode()
             viewer_data = {"match": {**summary, "seed": str(summary["seed"])}, "replay": filtered_summary(replay, rule),
                            "source": "api", "drawn": found["game"] in DRAWN and shown[0] == "full"}
         texts = reads.stderr_texts(store, found["id"]) if rule["seats"] else []
