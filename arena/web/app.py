@@ -10,7 +10,6 @@ styles, so even text that slipped past escaping could not run. Endpoints are lis
 from __future__ import annotations
 
 import contextlib
-import json
 from typing import Callable
 
 from markupsafe import Markup
@@ -350,10 +349,7 @@ def create_app(db_path: str, replay_cache_size: int = 16, play=None) -> Starlett
             return JSONResponse({"error": error.detail}, status_code=error.status_code)
         except IndexError as error:
             return JSONResponse({"error": str(error)}, status_code=404)
-        frames = replay.frame_count
-        head = (f'{{"match_id":{replay.match_id},"view":"{view}","chunk":{index},"chunks":{-(-frames // CHUNK)},'
-                f'"frame_count":{frames},"verification":{json.dumps(replay.verification)},"data":').encode()
-        return Response(head + body + b"}", media_type="application/json")
+        return Response(replay.frames_answer(view, index, body), media_type="application/json")
 
     routes = [
         Route("/", html_endpoint(index_page)),

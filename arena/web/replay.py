@@ -417,6 +417,14 @@ class Replay:
                 raise IndexError(f"chunk {index} out of range (0..{len(chunks) - 1})")
             return chunks[index]
 
+    def frames_answer(self, view: str, index: int, chunk: bytes) -> bytes:
+        """The frames API's answer (JSON) around chunk ``index`` of ``view`` (its bytes from
+        `chunk_bytes`): the match, the chunk's place, the frame count, the check so far."""
+        frames = self.frame_count
+        head = (f'{{"match_id":{self.match_id},"view":{json.dumps(view)},"chunk":{index},"chunks":{-(-frames // CHUNK)},'
+                f'"frame_count":{frames},"verification":{json.dumps(self.verification)},"data":').encode()
+        return head + chunk + b"}"
+
     def first_frame_bytes(self, view: str = "full") -> bytes:
         """Frame 0 of a view, as a chunk of one frame (JSON): what a match page needs for its
         first board, without replaying a step (nor starting the log check)."""

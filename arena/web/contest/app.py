@@ -54,7 +54,7 @@ from arena.web.templating import STATIC, TEMPLATES, environment
 from arena.web.boards import DRAWN
 from arena.web.contest import guard, reads
 from arena.web.plots import rating_plot
-from arena.web.replay import CHUNK, Replay, ReplayCache, ReplayUnavailable
+from arena.web.replay import Replay, ReplayCache, ReplayUnavailable
 
 HERE = Path(__file__).resolve().parent
 PUBLIC_VIEWS_ALWAYS = "seat-"   # a player's own view: public; the full views only with public_replays
@@ -133,6 +133,15 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
 
     def back(path: str) -> RedirectResponse:
         return RedirectResponse(path, status_code=303)
+
+    async def posted(request: Request, role: str, **limits) -> tuple:
+        """A form posted by the ``role`` (else 403) with its CSRF token: (store, who, form)."""
+        store = stores.get()
+        who = viewer(store, request)
+        form = await request.form(**limits)
+        guard.check_csrf(request, form)
+        need(who, role)
+        return store, who, form
 
     async def to_inbox(request: Request, page_path: str, add: Callable[[Inbox], Any],
                        said: Callable[[Any], str]) -> RedirectResponse:
@@ -352,10 +361,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
             return JSONResponse({"error": "chunk must be a whole number"}, status_code=400)
         except IndexError as error:
             return JSONResponse({"error": str(error)}, status_code=404)
-        frames = replay.frame_count
-        head = (f'{{"match_id":{replay.match_id},"view":"{view}","chunk":{index},"chunks":{-(-frames // CHUNK)},'
-                f'"frame_count":{frames},"verification":{json.dumps(replay.verification)},"data":').encode()
-        return Response(head + body + b"}", media_type="application/json")
+        return Response(replay.frames_answer(view, index, body), media_type="application/json")
 
     # ---- the entrant's actions -------------------------------------------------------------
 
@@ -404,11 +410,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
                              " and its outcome appears under Versions.")
 
     async def request_test(request: Request):
-        store = stores.get()
-        who = viewer(store, request)
-        form = await request.form(max_files=0, max_fields=80)
-        guard.check_csrf(request, form)
-        need(who, "entrant")
+        store, who, form = await posted(request, "entrant", max_files=0, max_fields=80)
         contest = current_contest(store)
         config = contest["config"]
         opponents = [str(name) for name in form.getlist("opponent")]
@@ -476,11 +478,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
                     newest=before is None)
 
     async def organiser_action(request: Request):
-        store = stores.get()
-        who = viewer(store, request)
-        form = await request.form(max_files=0, max_fields=8)
-        guard.check_csrf(request, form)
-        need(who, "organiser")
+        store, who, form = await posted(request, "organiser", max_files=0, max_fields=8)
         do = str(form.get("do") or "")
         details = {}
         if do in ("withdraw", "reinstate"):
@@ -503,11 +501,7 @@ def create_contest_app(db_path: str, contest_name: str, https_cookies: bool = Fa
                                         " (the page shows it once it is done).")
 
     async def organiser_entrants(request: Request):
-        store = stores.get()
-        who = viewer(store, request)
-        form = await request.form(max_files=1, max_fields=4, max_part_size=4 << 20)
-        guard.check_csrf(request, form)
-        need(who, "organiser")
+        store, who, form = await posted(request, "organiser", max_files=1, max_fields=4, max_part_size=4 << 20)
         sent = form.get("csv")
         text = str(form.get("rows") or "")
         if sent is not None and not isinstance(sent, str) and sent.filename:
