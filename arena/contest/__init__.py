@@ -25,10 +25,13 @@ For the web app (the interfaces it relies on stay as they are):
   — ``add_upload`` (checks the size and the daily limit; raises ``InboxRefusal`` with the
   message to show), ``add_test_request``, ``add_action``; the web never writes the results
   database;
+* a zip's check before it is kept: ``uploads.check_zip(file, unpacked_bytes, files)`` (raises
+  ``UploadRefused`` with the message to show; the runner checks again while unpacking);
 * every page's data: `views` (``summary``, ``leaderboard``, ``entrant_by_name``,
   ``submissions``, ``waiting``, ``requests``, ``matches``, ``rating_history``, ``failures``,
-  ``match_access``, ``seat_detail``, and for the organiser ``entrants``, ``all_submissions``,
-  ``queue``, ``failures``); the final's ``final.standings`` and ``final.grades_csv``;
+  ``match_access``, ``seat_detail``, and for the organiser ``entrants`` (paged),
+  ``entrant_counts``, ``all_submissions``, ``queue``, ``failures``); the final's
+  ``final.standings`` and ``final.grades_csv``;
 * running the contest: ``runner.ContestRunner(db, name).run(stop_event)`` (a process of its
   own, e.g. beside the web server).
 
