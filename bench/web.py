@@ -13,7 +13,9 @@ Usage: python bench/web.py [--matches N] [--bots N] [--repeat N] [--no-browser] 
    reads dropped from the OS page cache first) and warm, wall and CPU time.
 4. With Chromium (Debian's, via Playwright): the match page's first paint and the time until
    the board is drawn (target < 300 ms), cold (a new server and the browser's cache emptied;
-   also in a new browser context) and warm (from another page of the site), and the time to show each step (the viewer's own
+   also in a new browser context; with the cold time's parts: the browser's set-up, the server until its
+   first byte, the transfer, parsing the page and running the viewer's script) and warm (from another
+   page of the site), and the time to show each step (the viewer's own
    `show`, until the next animation frame) for every step in the full view and a seat's
    view, and for seeks to random steps.
 """
@@ -306,16 +308,28 @@ STEP_TIMES = """async ({view, order}) => {
 }"""
 
 
-def _open(page, url: str) -> tuple[float, float | None, float]:
+def _open(page, url: str) -> tuple[float, float | None, float, dict]:
     """Navigate; (ms until the viewer drew frame 0, first contentful paint ms, ms until the
-    page's last byte arrived), from the navigation's start (the viewer marks
-    ``arena-board-drawn``)."""
+    page's last byte arrived, the parts), from the navigation's start (the viewer marks
+    ``arena-board-drawn``). The parts: ``browser`` until the request was sent (the browser's
+    own set-up), ``server`` until its first byte came back, ``transfer`` until its last,
+    ``page`` until the board was drawn (parsing the page, running the viewer's script)."""
     page.goto(url, wait_until="commit")
     page.wait_for_selector('#v-board[data-frame="0"]', timeout=30000)
     drawn = page.evaluate("performance.getEntriesByName('arena-board-drawn')[0].startTime")
     paint = page.evaluate(FIRST_PAINT)
-    arrived = page.evaluate("performance.getEntriesByType('navigation')[0].responseEnd")
-    return drawn, paint, arrived
+    timing = page.evaluate("(({requestStart, responseStart, responseEnd}) => ({requestStart, responseStart,"
+                           " responseEnd}))(performance.getEntriesByType('navigation')[0])")
+    arrived = timing["responseEnd"]
+    parts = {"browser": timing["requestStart"], "server": timing["responseStart"] - timing["requestStart"],
+             "transfer": arrived - timing["responseStart"], "page": drawn - arrived}
+    return drawn, paint, arrived, parts
+
+
+PARTS = {"browser": "its parts: the browser's set-up, until the request was sent",
+         "server": "its parts: the server, until the first byte came back",
+         "transfer": "its parts: the page's bytes, until the last one",
+         "page": "its parts: parsing the page and running the viewer's script"}
 
 
 # The first contentful paint may be reported after the board is drawn: wait for it (5 s at most).
@@ -348,7 +362,7 @@ def bench_browser(db: str, match_id: int, repeat: int) -> None:
             cdp = context.new_cdp_session(cold_page)
             for label, fresh_context in (("cold (new server, browser cache emptied)", False),
                                          ("cold, in a new browser context", True)):
-                paints, draws, arrivals = [], [], []
+                paints, draws, arrivals, parts = [], [], [], {name: [] for name in PARTS}
                 for _ in range(max(3, repeat // 3)):
                     fresh_server = Server(db)
                     fresh = browser.new_context(viewport={"width": 1400, "height": 1000}) if fresh_context else None
@@ -357,7 +371,7 @@ def bench_browser(db: str, match_id: int, repeat: int) -> None:
                             cold_page.goto("about:blank")
                             cdp.send("Network.clearBrowserCache")
                         target = fresh.new_page() if fresh is not None else cold_page
-                        drawn, paint, arrived = _open(target, f"{fresh_server.url}/matches/{match_id}")
+                        drawn, paint, arrived, split = _open(target, f"{fresh_server.url}/matches/{match_id}")
                     finally:
                         if fresh is not None:
                             fresh.close()
@@ -365,9 +379,14 @@ def bench_browser(db: str, match_id: int, repeat: int) -> None:
                     paints.append(paint)
                     draws.append(drawn)
                     arrivals.append(arrived)
+                    for name, value in split.items():
+                        parts[name].append(value)
                 describe(f"{label}: the page arrived", arrivals)
                 describe(f"{label}: first contentful paint", paints, 300)
                 describe(f"{label}: board drawn", draws, 300)
+                for name, about in PARTS.items():
+                    describe(f"  {about}", parts[name])
+                print(f"  (load average {os.getloadavg()[0]:.1f})", flush=True)
             cold_page.close()
             # Warm: the replay cached on the server, the site's styles and scripts in the
             # browser's cache; the match opened from another page of the site.
@@ -375,7 +394,7 @@ def bench_browser(db: str, match_id: int, repeat: int) -> None:
             paints, draws = [], []
             for _ in range(max(3, repeat // 3)):
                 page.goto(f"{server.url}/games/fifth-avenue")
-                drawn, paint, _ = _open(page, f"{server.url}/matches/{match_id}")
+                drawn, paint, _, _ = _open(page, f"{server.url}/matches/{match_id}")
                 paints.append(paint)
                 draws.append(drawn)
             describe("warm (from another page of the site): first contentful paint", paints, 300)

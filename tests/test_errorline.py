@@ -1,7 +1,8 @@
 """The line quoted from a crashed bot's stderr: the runtime's error line, not a banner.
 
 The samples in tests/stderr_samples/ are what each runtime printed here (paths changed to
-/bot/), except go.txt, written after Go's documented panic output (no Go on this machine).
+/bot/), except go.txt, written after Go's documented panic output; a real Go bot's panic is
+quoted end to end in tests/test_stderr_per_decision.py.
 """
 
 from pathlib import Path

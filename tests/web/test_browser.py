@@ -25,7 +25,9 @@ from webfixtures import EVIL_DEBUG, EVIL_DEBUG_2, EVIL_NAME, EVIL_STDERR, play_p
 from waiting import PATIENCE  # noqa: E402
 
 STATIC = Path(__file__).resolve().parents[2] / "arena" / "web" / "static"
-VIEWER_SCRIPTS = {(STATIC / name).read_text() for name in ("arena.js", "board-five-towers.js", "replay.js", "match.js")}
+# the viewer's own files, as the one inline script of a Five Towers match page (arena.web.assets)
+VIEWER_SCRIPTS = {"\n".join((STATIC / name).read_text() for name in ("arena.js", "board-five-towers.js", "replay.js",
+                                                                     "match.js"))}
 
 
 @pytest.fixture

@@ -360,6 +360,7 @@
       }
       A.clear(box);
       const outside = this.replay.stderr || { start: [], after_end: [] };
+      const pres = [];
       for (let seat = 0; seat < this.match.players; seat++) {
         let j = Math.min(i, this.steps.length - 1);
         while (j >= 0 && !(this.steps[j].seat === seat && (this.steps[j].by === "bot" || this.steps[j].failure))) j--;
@@ -371,8 +372,11 @@
         box.appendChild(h("div", { class: "console" + (current ? " current" : ""), "data-seat": seat, "data-testid": "console" },
           h("div", { class: "console-head" }, h("span", { class: "seat-dot seat-" + seat }), A.seatName({ names: this.names }, seat),
             h("span", { class: "muted" }, " · " + when)), pre));
-        pre.scrollTop = pre.scrollHeight; // the end shows, as in a terminal
+        if (text) pres.push(pre);
       }
+      // The end shows, as in a terminal. Reading scrollHeight lays the page out: once, in the
+      // next frame (whose own layout it is), not once per seat before the board is drawn.
+      if (pres.length) requestAnimationFrame(() => { for (const pre of pres) pre.scrollTop = pre.scrollHeight; });
     }
 
     renderJSON() {
