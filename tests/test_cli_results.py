@@ -50,6 +50,9 @@ def test_submit_then_resubmit_then_bots(db, bots):
     listing = arena(db, "bots", "--game", "toy").stdout.splitlines()
     assert listing[0].split()[:4] == ["game", "bot", "ver", "language"]
     assert listing[1].split()[:4] == ["toy", "alpha", "1", "python"]
+    assert listing[1].split()[-1] == "http://127.0.0.1:8000/games/toy/bots/alpha"
+    elsewhere = arena(db, "bots", "--url", "https://arena.example.org/").stdout.splitlines()
+    assert elsewhere[1].split()[-1] == "https://arena.example.org/games/toy/bots/alpha"
 
 
 def test_a_rejected_submission_exits_1_with_the_reason(db, tmp_path):

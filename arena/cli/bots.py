@@ -64,9 +64,14 @@ def _print_submission(outcome) -> None:
 
 @main.group("bots", cls=ArenaGroup, invoke_without_command=True)
 @click.option("--game", help="Only this game's bots.")
+@click.option("--url", "base_url", metavar="BASE", default="http://127.0.0.1:8000", show_default=True,
+              help="Where `arena serve` is reached: each bot's page is BASE/games/GAME/bots/NAME.")
 @click.pass_context
-def bots_command(ctx: click.Context, game: str | None) -> None:
-    """List submitted bots and their versions (and withdraw or reinstate them)."""
+def bots_command(ctx: click.Context, game: str | None, base_url: str) -> None:
+    """List submitted bots and their versions, each with its page's link (and withdraw or
+    reinstate them)."""
+    from urllib.parse import quote
+
     from arena.games import get_game
 
     if ctx.invoked_subcommand is not None:
@@ -81,8 +86,9 @@ def bots_command(ctx: click.Context, game: str | None) -> None:
     click.echo(f"{'game':<14} {'bot':<24} {'ver':>3}  {'language':<10} {'sha256':<12}  {'submitted':<23}  path")
     for row in rows:
         withdrawn = "  (withdrawn)" if row["bot_withdrawn"] or row["version_withdrawn"] else ""
-        link = links.get((row["game"], row["name"]))
-        page = f"  {_printable(link)}" if link else ""
+        link = links.get((row["game"], row["name"])) or \
+            f"{base_url.rstrip('/')}/games/{quote(row['game'], safe='')}/bots/{quote(row['name'], safe='')}"
+        page = f"  {_printable(link)}"
         click.echo(f"{row['game']:<14} {_printable(row['name']):<24} {row['version']:>3}  {_printable(row['language'] or '-'):<10}"
                    f" {row['content_hash'][:12]:<12}  {row['submitted_at'][:23]:<23}  {_printable(row['path'])}{withdrawn}{page}")
 

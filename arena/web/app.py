@@ -12,12 +12,13 @@ from __future__ import annotations
 import contextlib
 import functools
 from typing import Callable
+from urllib.parse import quote
 
 from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -232,6 +233,17 @@ def create_app(db_path: str, replay_cache_size: int = 16, play=None) -> Starlett
                     matches=data.bot_matches(store, bot["id"]), failures=data.bot_failures(store, bot["id"]),
                     failure_counts=data.failure_counts(store, bot["id"]))
 
+    def bot_by_name(store, request):
+        """`/bots/NAME` and `/games/GAME/bots/NAME`: links by name, to the bot's page by id."""
+        name, game = request.path_params["name"], request.path_params.get("game")
+        found = data.bots_named(store, name, game)
+        if len(found) == 1:
+            return RedirectResponse(f"/bots/{found[0]['id']}", status_code=302)
+        if not found:
+            raise data.NotFound(f"no bot {name!r}" + (f" in {game}" if game else ""))
+        choices = ", ".join(f"/games/{row['game']}/bots/{quote(name, safe='')}" for row in found)
+        raise data.NotFound(f"{name!r} is a bot of several games; open one of {choices}")
+
     def match_page(store, request):
         found = data.match(store, request.path_params["id"])
         replay, reason = replay_of(store, found["id"])
@@ -366,6 +378,8 @@ def create_app(db_path: str, replay_cache_size: int = 16, play=None) -> Starlett
         Route("/tournaments", html_endpoint(tournaments_page)),
         Route("/tournaments/{id:int}", html_endpoint(tournament_page)),
         Route("/bots/{id:int}", html_endpoint(bot_page)),
+        Route("/bots/{name}", html_endpoint(bot_by_name)),
+        Route("/games/{game}/bots/{name}", html_endpoint(bot_by_name)),
         Route("/matches/{id:int}", html_endpoint(match_page)),
         Route("/api", json_endpoint(api_index)),
         Route("/api/games", json_endpoint(api_games)),

@@ -166,6 +166,12 @@ def playable_games(store: Store) -> list[dict]:
     return games
 
 
+def bots_named(store: Store, name: str, game: str | None = None) -> list[dict]:
+    """The bots called ``name`` (one per game; only ``game``'s when given): ``[{id, game}]``."""
+    sql = "SELECT id, game FROM bots WHERE name = ?" + (" AND game = ?" if game else "") + " ORDER BY game"
+    return store.query(sql, [name, game] if game else [name])
+
+
 def bot(store: Store, bot_id: int) -> dict:
     """A bot with its versions, each with its rating, totals and rank in the game."""
     row = store.one("SELECT id, game, name, created_at FROM bots WHERE id = ?", [bot_id])

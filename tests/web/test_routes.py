@@ -184,6 +184,19 @@ def test_frames_by_frame_number_and_bad_requests(client, web_db):
     assert client.get("/api/games/five-towers/leaderboard?limit=0").status_code == 400
 
 
+def test_links_by_name_lead_to_the_bot_s_page_and_a_name_of_several_games_says_which(client, web_db):
+    heuristic = web_db.bot_id("five-towers", "five_towers_heuristic")
+    by_name = client.get("/bots/five_towers_heuristic", follow_redirects=False)
+    assert by_name.status_code == 302 and by_name.headers["location"] == f"/bots/{heuristic}"
+    random_id = web_db.bot_id("agent-avenue", "random")
+    in_game = client.get("/games/agent-avenue/bots/random", follow_redirects=False)
+    assert in_game.status_code == 302 and in_game.headers["location"] == f"/bots/{random_id}"
+    several = client.get("/bots/random")
+    assert several.status_code == 404 and "/games/agent-avenue/bots/random" in several.text
+    assert client.get("/bots/nobody").status_code == 404
+    assert client.get("/games/five-towers/bots/agent_avenue_heuristic").status_code == 404
+
+
 def test_unknown_things_are_404s(client, web_db):
     pending = web_db.pending_match()
     for url in ["/matches/99999", "/bots/99999", "/tournaments/99999", "/games/chess", "/nothing/here",
