@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from botmaker import READY, TEMPLATE
+from browsing import chromium
 from contestkit import GOOD_BOT, make_contest, upload, zipped
 from waiting import PATIENCE
 from webkit import Server
@@ -25,9 +26,6 @@ from webkit import Server
 from arena.contest import records
 from arena.results.store import Store
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 LOUD_BOT = TEMPLATE.format(on_start=" " * 8 + READY, on_request=(
     " " * 8 + 'sys.stderr.write("ADA-STDERR thinking\\n"); sys.stderr.flush()\n'
@@ -55,16 +53,8 @@ def contest_server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as instance:
         yield instance
-        instance.close()
 
 
 @pytest.fixture

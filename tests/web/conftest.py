@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -26,9 +24,9 @@ from arena.results.store import Store
 from arena.tournament import TournamentConfig, create
 from arena.web.app import create_app
 from botmaker import write_bot
+from browsing import chromium, serving
 from webfixtures import EVIL_NAME, EVIL_REQUEST, SECRET, play_pending
 
-from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[2]
 BOTS = REPO / "bots"
@@ -109,38 +107,15 @@ def web_db(tmp_path_factory) -> WebDB:
 
 # ---- Chromium against `arena serve`'s app (tests/web/test_browser.py, test_layout.py) ------------
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 @pytest.fixture(scope="module")
 def server(web_db):
-    import uvicorn
-
-    config = uvicorn.Config(create_app(str(web_db.path)), host="127.0.0.1", port=0, log_level="warning")
-    instance = uvicorn.Server(config)
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + PATIENCE
-    while not instance.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    port = instance.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    instance.should_exit = True
-    thread.join(10)
+    with serving(create_app(str(web_db.path))) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as instance:
         yield instance
-        instance.close()

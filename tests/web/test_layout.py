@@ -101,14 +101,9 @@ def test_no_page_scrolls_sideways_or_cuts_text_off(browser, server, web_db, tmp_
 @pytest.fixture(scope="module")
 def play_server(web_db, tmp_path_factory):
     """`arena serve` with people playing (a copy of the web database: their matches are stored)."""
-    import threading
-    import time
-
-    import uvicorn
-
     from arena.tournament.humanplay import PlayHost
     from arena.web.app import create_app
-    from waiting import PATIENCE
+    from browsing import serving
 
     folder = tmp_path_factory.mktemp("playlayout")
     os.chmod(folder, 0o755)
@@ -118,17 +113,8 @@ def play_server(web_db, tmp_path_factory):
             shutil.copy(f"{web_db.path}{suffix}", f"{path}{suffix}")
     shutil.copytree(f"{web_db.path}-bots", f"{path}-bots")  # the stored bot copies
     host = PlayHost(path, think_s=600, bank_s=0)
-    instance = uvicorn.Server(uvicorn.Config(create_app(str(path), play=host), host="127.0.0.1", port=0,
-                                             log_level="warning"))
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + PATIENCE
-    while not instance.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{instance.servers[0].sockets[0].getsockname()[1]}", host
-    instance.should_exit = True
-    thread.join(10)
+    with serving(create_app(str(path), play=host)) as url:
+        yield url, host
     host.close()
 
 

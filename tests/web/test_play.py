@@ -12,8 +12,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -24,13 +22,11 @@ from arena.tournament.humanplay import PlayHost, prepare
 from arena.web import data
 from arena.web.app import create_app
 from arena.web.replay import Replay
+from browsing import serving
 from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[2]
 BOTS = REPO / "bots"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 OVER = "['over', 'failed'].includes(document.getElementById('play').dataset.state)"
 
 
@@ -54,33 +50,8 @@ def host(play_db):
 
 @pytest.fixture(scope="module")
 def server(play_db, host):
-    import uvicorn
-
-    instance = uvicorn.Server(uvicorn.Config(create_app(str(play_db), play=host), host="127.0.0.1", port=0,
-                                             log_level="warning"))
-    thread = threading.Thread(target=instance.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + PATIENCE
-    while not instance.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{instance.servers[0].sockets[0].getsockname()[1]}"
-    instance.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield instance
-        instance.close()
+    with serving(create_app(str(play_db), play=host)) as url:
+        yield url
 
 
 @pytest.fixture
@@ -189,6 +160,7 @@ def test_a_refused_action_shows_the_engines_reason_and_the_person_tries_again(pl
     assert "try again" in message and "not allowed" in message
     assert page.get_attribute("#play", "data-state") == "deciding"
     play_to_the_end(page)
+    page.wait_for_selector("#p-replay")  # the result is stored (the page says so only then)
     facts = stored(play_db, match.match_id)
     assert facts["seats"][0]["status"] == "ok"  # a refused action is no failure
 
