@@ -14,6 +14,9 @@ import pytest
 from waiting import PATIENCE
 
 CHROMIUM = "/usr/bin/chromium"
+# A page's waits are on events (a selector, a function); this only turns a hang into a failure
+# with a message, long enough for a machine whose cores are taken by other work.
+WAIT_MS = 120_000
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 

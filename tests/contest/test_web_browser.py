@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from botmaker import READY, TEMPLATE
-from browsing import chromium
+from browsing import WAIT_MS, chromium
 from contestkit import GOOD_BOT, make_contest, upload, zipped
 from waiting import PATIENCE
 from webkit import Server
@@ -61,7 +61,7 @@ def browser():
 def page(browser, tmp_path):
     context = browser.new_context(viewport={"width": 1300, "height": 900}, accept_downloads=True)
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(WAIT_MS)
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     yield page

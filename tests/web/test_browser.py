@@ -23,6 +23,7 @@ from arena.results.store import Store
 from arena.web.export import write_replay
 from webfixtures import EVIL_DEBUG, EVIL_DEBUG_2, EVIL_NAME, EVIL_STDERR, play_pending
 from waiting import PATIENCE  # noqa: E402
+from browsing import WAIT_MS  # noqa: E402
 
 STATIC = Path(__file__).resolve().parents[2] / "arena" / "web" / "static"
 # the viewer's own files, as the one inline script of a Five Towers match page (arena.web.assets)
@@ -34,7 +35,7 @@ VIEWER_SCRIPTS = {"\n".join((STATIC / name).read_text() for name in ("arena.js",
 def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(WAIT_MS)
     page.errors = []
     page.dialogs = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))

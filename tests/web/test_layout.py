@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from browsing import WAIT_MS
+
 WIDTHS = (390, 768, 1440)
 IN_THE_DOCS = {"fifth-avenue-end-390", "leaderboard-390", "tournament-768"}
 
@@ -78,7 +80,7 @@ def shoot(page, folder: Path, name: str) -> None:
 def test_no_page_scrolls_sideways_or_cuts_text_off(browser, server, web_db, tmp_path, width):
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(WAIT_MS)
     found = {}
     for name, path in pages(web_db).items():
         page.goto(server + path)
@@ -125,7 +127,7 @@ def test_the_play_pages_fit_too(browser, play_server, tmp_path, width):
     assert match is not None, problem
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(60000)
+    page.set_default_timeout(WAIT_MS)
     found = {}
     for name, path in {"play": "/play", "play-seat": f"/play/{match.token}"}.items():
         page.goto(server + path)

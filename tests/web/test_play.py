@@ -22,7 +22,7 @@ from arena.tournament.humanplay import PlayHost, prepare
 from arena.web import data
 from arena.web.app import create_app
 from arena.web.replay import Replay
-from browsing import serving
+from browsing import WAIT_MS, serving
 from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,7 +58,7 @@ def server(play_db, host):
 def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
-    page.set_default_timeout(30000)
+    page.set_default_timeout(WAIT_MS)
     page.errors = []
     page.views = []  # every view of the seat the page was sent
     page.on("pageerror", lambda error: page.errors.append(str(error)))

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from browsing import WAIT_MS
+
 # The Okabe–Ito palette: seats 0-4 and Alea (style.css --seat0...).
 OKABE_ITO = ["rgb(213, 94, 0)", "rgb(0, 114, 178)", "rgb(0, 158, 115)", "rgb(204, 121, 167)", "rgb(230, 159, 0)"]
 
@@ -15,7 +17,7 @@ OKABE_ITO = ["rgb(213, 94, 0)", "rgb(0, 114, 178)", "rgb(0, 158, 115)", "rgb(204
 def page(browser):
     context = browser.new_context(viewport={"width": 1440, "height": 1000})
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(WAIT_MS)
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
