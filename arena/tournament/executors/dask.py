@@ -452,8 +452,10 @@ class DaskExecutor:
         """Hand back the matches of a worker that left (or whose agent is lost): the ones it was
         playing as lost, the ones waiting behind them to be placed again. A worker dropped while
         the scheduler still lists it is not used again by this run."""
-        worker = self._workers.pop(address)
+        worker = self._workers.pop(address, None)
         self._dropped.add(address)
+        if worker is None:  # already handed back (a scheduler going away reports a worker twice)
+            return
         jobs = sorted((job for job in worker.jobs.values() if job.seq >= 0), key=lambda job: job.seq)
         # An agent plays its matches in the order they came: the oldest ``nthreads`` were playing.
         playing, waiting = jobs[:worker.nthreads], jobs[worker.nthreads:]
