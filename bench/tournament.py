@@ -26,7 +26,6 @@ import argparse
 import math
 import os
 import shutil
-import statistics
 import sys
 import tempfile
 import time

@@ -52,6 +52,21 @@ def write_bot(directory: Path, name: str, on_start: str = READY, on_request: str
     return str(path)
 
 
+def random_copies(directory: Path, count: int, stem: str = "r") -> list[str]:
+    """``count`` copies of bots/random.py (``<stem>0.py`` ...), each its own bot version (a
+    comment tells them apart), readable by the sandbox's user."""
+    directory.mkdir(parents=True, exist_ok=True)
+    os.chmod(directory, 0o755)
+    source = (Path(__file__).resolve().parents[1] / "bots" / "random.py").read_text()
+    paths = []
+    for number in range(count):
+        path = directory / f"{stem}{number}.py"
+        path.write_text(source + f"\n# copy {number}\n")
+        os.chmod(path, 0o644)
+        paths.append(str(path))
+    return paths
+
+
 def processes_with(fragment: str) -> list[int]:
     """Pids of live processes whose command line contains ``fragment``."""
     found = []

@@ -10,7 +10,6 @@ for `paused`, sends its signal, waits until the signal is no longer pending, the
 
 import importlib
 import os
-import sys
 import time
 from pathlib import Path
 

@@ -28,7 +28,7 @@ from arena.runner.match import strip_timing  # noqa: E402
 from arena.tournament import TournamentConfig, create, run  # noqa: E402
 from arena.tournament.executors import ExecutorError, bundles  # noqa: E402
 from arena.tournament.executors.dask import DaskExecutor  # noqa: E402
-from botmaker import write_bot  # noqa: E402
+from botmaker import random_copies, write_bot  # noqa: E402
 from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[1]
@@ -139,12 +139,7 @@ def test_a_dask_run_equals_a_local_run_leaderboard_and_logs(tmp_path, bots, clus
 @pytest.mark.slow
 def test_a_real_game_on_dask_equals_the_local_run(tmp_path, cluster):
     cluster, client = cluster
-    copies = []
-    for number in range(3):  # three random bots, each its own version
-        path = tmp_path / "src" / f"random{number}.py"
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(Path(RANDOM_BOT).read_text() + f"\n# copy {number}\n")
-        copies.append(str(path))
+    copies = random_copies(tmp_path / "src", 3, stem="random")
     local = play_tournament(tmp_path / "local", copies, game="agent-avenue", rounds=1)
     remote = play_tournament(tmp_path / "dask", copies, game="agent-avenue", rounds=1, executor_kind="dask",
                              scheduler=cluster.scheduler_address)

@@ -4,7 +4,6 @@ Python raises KeyboardInterrupt wherever the main thread is; inside a weakref ca
 import machinery it is only printed ("Exception ignored in ...") and the command ran on to its
 end (seen in CI: a Ctrl-C 0.1 s after start, and the whole tournament was played)."""
 
-import os
 import signal
 import subprocess
 import sys

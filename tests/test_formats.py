@@ -19,6 +19,7 @@ from arena.results.store import Store
 from arena.runner.match import strip_timing
 from arena.tournament import TournamentConfig, TournamentError, create, run
 from arena.tournament.formats.gauntlet import gauntlet
+from botmaker import random_copies
 from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[1]
@@ -28,18 +29,7 @@ GREEDY = str(REPO / "tests" / "bots" / "greedy.py")
 @pytest.fixture
 def randoms(tmp_path):
     """Copies of the random bot, each its own version."""
-    folder = tmp_path / "randoms"
-    folder.mkdir()
-    paths = []
-    for number in range(6):
-        path = folder / f"r{number}.py"
-        shutil.copy(REPO / "bots" / "random.py", path)
-        with open(path, "a") as handle:
-            handle.write(f"# copy {number}\n")
-        path.chmod(0o644)
-        paths.append(str(path))
-    folder.chmod(0o755)
-    return paths
+    return random_copies(tmp_path / "randoms", 6)
 
 
 def logs_and_board(store, tournament_id):

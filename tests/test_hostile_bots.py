@@ -260,7 +260,6 @@ def test_mount_tables_name_no_host_path_of_the_harness(arena_match):
     used to be bound from there, with the harness's pid in its name), not its pid, not the
     project checkout (arena's rules), not the virtual environment it runs in. See
     docs/bots.md, *What a bot can see*."""
-    import re
     import sys
     import tempfile
 
@@ -299,11 +298,11 @@ def test_its_own_files_are_read_only(arena_match):
 
 def test_tmp_is_private_and_writable_and_does_not_outlive_the_match(arena_match, tmp_path):
     marker = os.path.join("/tmp", "arena-hostile-state")
-    arena_match("tmpwriter", on_start=f'''
+    arena_match("tmpwriter", on_start='''
         for folder in ("/tmp", "/var/tmp", "/dev/shm", os.environ["TMPDIR"], os.environ["HOME"]):
             open(os.path.join(folder, "state"), "w").write("kept")
-        reply({{"type": "ready"}})''')
-    result = arena_match("tmpreader", on_start='''
+        reply({"type": "ready"})''')
+    arena_match("tmpreader", on_start='''
         for folder in ("/tmp", "/var/tmp", "/dev/shm"):
             if os.path.exists(os.path.join(folder, "state")):
                 sys.stderr.write("WROTE kept state in %s\\n" % folder)
@@ -509,7 +508,7 @@ def test_reserving_address_space_is_not_using_memory(arena_match, resources):
 
 @pytest.mark.parametrize("where", ["HOME", "/tmp", "/dev/shm"])
 def test_filling_its_disk_stops_at_the_cap(arena_match, where):
-    folder = f'os.environ["HOME"]' if where == "HOME" else repr(where)
+    folder = 'os.environ["HOME"]' if where == "HOME" else repr(where)
     result = arena_match("filler", on_start=f'''
         written = 0
         try:

@@ -4,7 +4,6 @@ coordinator, and two arena processes on one database at once."""
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import signal
@@ -164,7 +163,7 @@ def test_a_stop_signal_stops_cleanly_and_resume_equals_an_uninterrupted_run(tmp_
     out, err = process.communicate(timeout=PATIENCE)
     assert process.returncode == 128 + signum, err
     assert "Traceback" not in err
-    assert f"continue with: arena tournament resume 1" in out
+    assert "continue with: arena tournament resume 1" in out
     assert gone(workers), "a worker outlived the stop"
     # Its own workers' folders (a test run side by side may be killing workers of its own).
     assert {name for name in worker_folders() - before if int(name.split("-")[2]) in workers} == set()

@@ -24,6 +24,7 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.results.store import Store
 from arena.tournament import TournamentConfig, create
+from botmaker import random_copies
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -99,14 +100,7 @@ def assert_interrupted_and_resumable(db, signum, code, out, err, expected_exit: 
 
 @pytest.fixture
 def bots(tmp_path):
-    folder = tmp_path / "bots"
-    folder.mkdir()
-    paths = []
-    for number in range(2):
-        path = folder / f"r{number}.py"
-        path.write_text(Path(RANDOM_BOT).read_text() + f"\n# copy {number}\n")
-        paths.append(str(path))
-    return paths
+    return random_copies(tmp_path / "bots", 2)
 
 
 @pytest.mark.parametrize("signum", STOPS, ids=lambda s: signal.Signals(s).name)

@@ -5,7 +5,6 @@ runner, the toy game with the greedy bot and copies of the random bot."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from arena.results.leaderboard import tournament_leaderboard
 from arena.results.store import Store
 from arena.runner.match import strip_timing
 from arena.tournament import TournamentConfig, TournamentError, create, run
+from botmaker import random_copies
 from waiting import PATIENCE
 
 REPO = Path(__file__).resolve().parents[1]
@@ -32,18 +32,7 @@ FINALS = [[4, 1], [2, 3]]
 @pytest.fixture
 def field(tmp_path):
     """The greedy bot and five copies of the random bot, each its own version."""
-    folder = tmp_path / "bots"
-    folder.mkdir()
-    paths = [GREEDY]
-    for number in range(5):
-        path = folder / f"r{number}.py"
-        shutil.copy(REPO / "bots" / "random.py", path)
-        with open(path, "a") as handle:
-            handle.write(f"# copy {number}\n")
-        path.chmod(0o644)
-        paths.append(str(path))
-    folder.chmod(0o755)
-    return paths
+    return [GREEDY] + random_copies(tmp_path / "bots", 5)
 
 
 def config(bots, **more) -> TournamentConfig:

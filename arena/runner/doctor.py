@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 
 from arena.runner import cgroups
 from arena.runner.bots import python as bots_python

@@ -34,7 +34,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from arena import scratch as scratch_folders

@@ -7,7 +7,7 @@ import pytest
 from arena.games.base import IllegalAction
 from arena.games.fifth_avenue import board as B
 from test_fifth_avenue_support import (PASS, after_setup, at_turn, empty_board, empty_hands, hand,
-                                       put, bid, start_round)
+                                       put, start_round)
 
 
 def test_seven_districts_in_three_columns_from_city_hall():
