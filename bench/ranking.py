@@ -2,8 +2,9 @@
 
 Usage: python bench/ranking.py [--game GAME [--modelled MATCHES] [--workers W]] [--bots 50,200]
            [--seeds 3] [--first-seed 0] [--duplicate no,yes]
-           [--formats round-robin,swiss,swiss+finals,ladder] [--swiss 5,10,20,40]
+           [--formats round-robin,swiss,swiss+finals,ladder,oracle] [--swiss 5,10,20,40]
            [--ladder 0.025,0.05,0.1,0.2] [--finals "8:30x1,16x6;6:24x2,12x10"]
+           [--oracle 15,20,25,30] [--budget 0.1]
            [--players 2] [--spread 1000] [--luck 1.0]          (the synthetic field only)
 
 Fields (bench/ranking_games.py for the first two):
@@ -22,11 +23,15 @@ Swiss (`plans.Swiss`, checkpoints after ``--swiss`` rounds), Swiss with finals (
 each final a round-robin of the leaders of the refit so far, as `arena.tournament.finals`
 plans it; ``--finals`` ROUNDS:FINALISTSxROUNDS,...; plans separated by ``;``) and ladder
 (`plans.Ladder` on TrueSkill, checkpoints at ``--ladder`` fractions of a round-robin), each
-without and with duplicate deals. Every run is ranked as a tournament's final standings are
+without and with duplicate deals. ``oracle`` is not a format but a bound: it is told the true
+top K (``--oracle``) for free and spends ``--budget`` of a round-robin's matches on round-robins
+among them (as many whole rounds as fit); no format that must first find its finalists can do
+better with the same matches than the best of these. Every run is ranked as a tournament's final standings are
 (the refit of all its matches, `arena.results.refit.ratings`; a Swiss with finals: the last
 final's finalists first) and scored against the truth: Kendall τ, and how many of the true top
 10 are in its top 10. One line per format and checkpoint: the mean over the seeds, and each
-seed's top 10.
+seed's top 10; a Swiss with finals also says, per seed, how many of the true top 10 reached its
+last final.
 """
 
 from __future__ import annotations
@@ -160,7 +165,21 @@ def run_swiss_finals(field, bots: int, players: int, duplicate: bool, seed: int,
                 reached[b] = stage
             pool = top
         fitted = refit.ratings(matches, list(range(bots)))
-        yield len(matches), sorted(range(bots), key=lambda b: (-reached[b], -fitted[b]))
+        finalists = sum(1 for b in range(bots - 10, bots) if reached[b] == len(finals))
+        yield len(matches), sorted(range(bots), key=lambda b: (-reached[b], -fitted[b])), finalists
+
+
+def run_oracle(field, bots: int, players: int, duplicate: bool, seed: int, sizes: list[int], budget: int):
+    """For each K in ``sizes``: round-robins among the true top K (bots N-K..N-1), as many whole
+    rounds as fit in ``budget`` matches; the standings: the refit, those K first."""
+    for size in sizes:
+        top = list(range(bots - size, bots))
+        per_round = len(round_robin(size, players, 1, seed, duplicate))
+        planned = round_robin(size, players, max(1, budget // per_round), seed, duplicate)
+        matches = [seats_of(seats, ranks) for seats, _, ranks in
+                   play(field, [type(m)(m.index, m.round, tuple(top[p] for p in m.seats), m.deal) for m in planned])]
+        fitted = refit.ratings(matches, list(range(bots)))
+        yield len(matches), sorted(range(bots), key=lambda b: (b < bots - size, -fitted[b]))
 
 
 def run_ladder(field, bots: int, players: int, duplicate: bool, seed: int, budgets: list[int]):
@@ -223,12 +242,17 @@ def main() -> None:
                         help="Swiss with finals: ROUNDS:FINALISTSxROUNDS,...;... (e.g. 8:30x1,16x6;6:20x8)")
     parser.add_argument("--duplicate", default="no,yes", help="no, yes or no,yes")
     parser.add_argument("--formats", default="round-robin,swiss,swiss+finals,ladder")
+    parser.add_argument("--oracle", default="15,20,25,30",
+                        help="the oracle bound: round-robins of the true top K, for each K")
+    parser.add_argument("--budget", type=float, default=0.1,
+                        help="the oracle's matches as a share of a round-robin's")
     args = parser.parse_args()
     if args.game and args.players != 2:
         parser.error("--game plays two-player matches")
     swiss_checkpoints = [int(x) for x in args.swiss.split(",")]
     ladder_shares = [float(x) for x in args.ladder.split(",")]
     finals = parse_finals(args.finals)
+    oracle_sizes = [int(x) for x in args.oracle.split(",")]
     wanted = args.formats.split(",")
     model = None
     if args.game and args.modelled:
@@ -253,6 +277,8 @@ def main() -> None:
                                                                      finals),
                 "ladder": lambda field, seed: run_ladder(field, bots, args.players, duplicate, seed,
                                                          [max(1, int(s * full)) for s in ladder_shares]),
+                "oracle": lambda field, seed: run_oracle(field, bots, args.players, duplicate, seed, oracle_sizes,
+                                                         int(args.budget * full)),
             }
             for name in wanted:
                 run = runs[name]
@@ -260,8 +286,8 @@ def main() -> None:
                 results: dict[int, list] = {}
                 for seed in range(args.first_seed, args.first_seed + args.seeds):
                     field = make_field(args, bots, seed, model)
-                    for step, (count, order) in enumerate(run(field, seed)):
-                        results.setdefault(step, []).append((count, *score(order, bots)))
+                    for step, (count, order, *reached) in enumerate(run(field, seed)):
+                        results.setdefault(step, []).append((count, *score(order, bots), *reached))
                     field.close()
                 for step, values in results.items():
                     count = np.mean([v[0] for v in values])
@@ -271,10 +297,15 @@ def main() -> None:
                         label += f" {rounds}r " + ",".join(f"{a}x{b}" for a, b in stages)
                     elif name == "swiss":
                         label += f" {swiss_checkpoints[step]} rounds"
+                    elif name == "oracle":
+                        label += f" top {oracle_sizes[step]} known"
                     taus, tops = [v[1] for v in values], [v[2] for v in values]
-                    print(f"{label:40} {count:>8.0f} {100 * count / full:>7.1f}% {np.mean(taus):>6.3f}"
+                    tau = "   n/a" if name == "oracle" else f"{np.mean(taus):>6.3f}"  # the rest is unranked
+                    print(f"{label:40} {count:>8.0f} {100 * count / full:>7.1f}% {tau}"
                           f" {np.mean(tops):>7.2f} {time.monotonic() - started:>5.0f}"
-                          f"  per seed: {' '.join(str(t) for t in tops)}", flush=True)
+                          f"  per seed: {' '.join(str(t) for t in tops)}"
+                          + (f"; true top 10 in the last final: {' '.join(str(v[3]) for v in values)}"
+                             if len(values[0]) > 3 else ""), flush=True)
 
 
 if __name__ == "__main__":
