@@ -3,8 +3,8 @@
 The counts are exact (they follow from the planners). The advice for a big field is one
 tournament, a Swiss with finals (`arena.tournament.finals`); the accuracy figures beside it
 are the ones bench/ranking.py measured with bots of known strength on the real games (see
-docs/tournaments.md, *How many matches*), some played and some from a model fitted to played
-matches, as each line says.
+docs/tournaments.md, *How many matches*), played on the real engines, over the seeds each line
+says.
 """
 
 from __future__ import annotations
@@ -33,12 +33,14 @@ class Measured:
 # game -> the advised plan's figures at 200 bots, duplicate deals (bench/ranking.py; the runs are
 # in bench/ranking-runs/, the tables in docs/tournaments.md)
 MEASURED: dict[str, Measured] = {
-    "five-towers": Measured(200, 8.0, 0.79, 9.0, 0.95, "played, 1 seed",
-                            "modelled from played matches, 3 seeds: 7.3 against 6.7"),
-    "agent-avenue": Measured(200, 5.3, 0.55, 7.0, 0.89, "played, 3 seeds",
-                             "short of the round-robin here; --rounds 10 --finals 40x1,20x6 (5840 matches,"
-                             " 14.7 %) placed 6.7"),
-    "fifth-avenue": Measured(200, 7.0, 0.76, 6.7, 0.92, "modelled from played matches, 3 seeds"),
+    "five-towers": Measured(200, 8.5, 0.79, 8.0, 0.95, "played, 4 seeds",
+                            "without duplicate deals (3 seeds): the plan 8.0"),
+    "agent-avenue": Measured(200, 5.3, 0.53, 6.7, 0.88, "played, 9 seeds",
+                             "short of the round-robin, as any plan of 10 % is here: round-robins among the"
+                             " true top 25, told for free, only equal it with 9 % (6.7), and finding them costs"
+                             " matches; --rounds 10 --finals 40x1,20x6 (5840 matches, 14.7 %) placed 6.6"),
+    "fifth-avenue": Measured(200, 8.3, 0.77, 8.3, 0.95, "played, 6 seeds",
+                             "without duplicate deals (3 seeds): the plan 9.3, the round-robin 8.3"),
 }
 
 
