@@ -25,8 +25,8 @@ plans it; ``--finals`` ROUNDS:FINALISTSxROUNDS,...; plans separated by ``;``) an
 (`plans.Ladder` on TrueSkill, checkpoints at ``--ladder`` fractions of a round-robin), each
 without and with duplicate deals. ``oracle`` is not a format but a bound: it is told the true
 top K (``--oracle``) for free and spends ``--budget`` of a round-robin's matches on round-robins
-among them (as many whole rounds as fit); no format that must first find its finalists can do
-better with the same matches than the best of these. Every run is ranked as a tournament's final standings are
+among them (as many whole rounds as fit): what finals of K would place if finding the finalists
+cost nothing and missed none. Every run is ranked as a tournament's final standings are
 (the refit of all its matches, `arena.results.refit.ratings`; a Swiss with finals: the last
 final's finalists first) and scored against the truth: Kendall τ, and how many of the true top
 10 are in its top 10. One line per format and checkpoint: the mean over the seeds, and each
@@ -106,6 +106,12 @@ def play(field, planned) -> list[tuple[tuple[int, ...], int, list[int]]]:
     return [(m.seats, m.deal, r) for m, r in zip(planned, ranks)]
 
 
+def among(planned, bots: list[int], deal_offset: int = 0) -> list:
+    """Planned matches of players 0..K-1 as matches of ``bots`` (player i is bots[i]), their deals
+    moved by ``deal_offset``."""
+    return [type(m)(m.index, m.round, tuple(bots[p] for p in m.seats), deal_offset + m.deal) for m in planned]
+
+
 def run_round_robin(field, bots: int, players: int, duplicate: bool, seed: int):
     matches = [seats_of(s, r) for s, _, r in play(field, round_robin(bots, players, 1, seed, duplicate))]
     yield len(matches), refit_order(matches, bots)
@@ -157,8 +163,7 @@ def run_swiss_finals(field, bots: int, players: int, duplicate: bool, seed: int,
             fitted = refit.ratings(matches, list(range(bots)))
             top = sorted(pool, key=lambda b: -fitted[b])[:finalists]
             planned = round_robin(len(top), players, final_rounds, seed + stage, duplicate)
-            for seats, _, ranks in play(field, [type(m)(m.index, m.round, tuple(top[p] for p in m.seats),
-                                                        next_deal + m.deal) for m in planned]):
+            for seats, _, ranks in play(field, among(planned, top, next_deal)):
                 matches.append(seats_of(seats, ranks))
             next_deal += max(m.deal for m in planned) + 1
             for b in top:
@@ -176,8 +181,7 @@ def run_oracle(field, bots: int, players: int, duplicate: bool, seed: int, sizes
         top = list(range(bots - size, bots))
         per_round = len(round_robin(size, players, 1, seed, duplicate))
         planned = round_robin(size, players, max(1, budget // per_round), seed, duplicate)
-        matches = [seats_of(seats, ranks) for seats, _, ranks in
-                   play(field, [type(m)(m.index, m.round, tuple(top[p] for p in m.seats), m.deal) for m in planned])]
+        matches = [seats_of(seats, ranks) for seats, _, ranks in play(field, among(planned, top))]
         fitted = refit.ratings(matches, list(range(bots)))
         yield len(matches), sorted(range(bots), key=lambda b: (b < bots - size, -fitted[b]))
 
